@@ -1,0 +1,29 @@
+# npuready — every target installs what it needs (make setup is idempotent).
+PY      ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed
+EXTRAS  := torch,validate,site,data,dev
+
+.PHONY: setup quickstart test bench site walkthrough experiments clean-venv
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml tools/install_system_deps.sh
+	bash tools/install_system_deps.sh
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e ".[$(EXTRAS)]"
+	touch $(STAMP)
+
+quickstart: setup
+	$(BIN)/python -m npuready.quickstart
+
+test: setup
+	$(BIN)/python -m pytest
+
+bench: setup
+	$(BIN)/python -m pytest benchmarks -p no:cacheprovider --benchmark-only --benchmark-columns=min,median,max,rounds
+
+clean-venv:
+	rm -rf $(VENV)

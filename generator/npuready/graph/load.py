@@ -1,0 +1,191 @@
+"""The one safe ONNX loader every command uses.
+
+Refuses, with one line naming the file and the problem (``InputError`` → exit code 2):
+missing/empty/truncated/garbage files, models without a graph, external data whose
+location is absolute, leaves the model's folder or points past the end of its file, and
+declared shapes with absurd element counts. It never allocates from declared shapes and
+never reads outside the model's folder. Shape inference runs non-strictly; when it fails
+the un-inferred model is still returned (``Graph.inference_error`` says why).
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import onnx
+from google.protobuf.message import DecodeError
+
+from npuready.errors import InputError
+from npuready.graph.view import Graph
+
+MAX_ELEMENTS = 1 << 31  # per tensor; 2^31 float32 elements = 8 GiB
+MAX_FILE_BYTES = 4 << 30
+
+
+def load(source: "str | os.PathLike | onnx.ModelProto | Graph", *, infer_shapes: bool = True) -> Graph:
+    """Load a model file (or wrap an in-memory ModelProto) into a shape-inferred ``Graph``."""
+    if isinstance(source, Graph):
+        return source
+    if isinstance(source, onnx.ModelProto):
+        _check_structure(source, "<in-memory model>")
+        _check_declared_sizes(source, "<in-memory model>")
+        return _infer(source, None, infer_shapes)
+    path = Path(source)
+    model = read_model(path)
+    return _infer(model, path, infer_shapes)
+
+
+def read_model(path: Path) -> onnx.ModelProto:
+    """Parse and validate the file; load external data only from inside its folder."""
+    label = str(path)
+    if not path.exists():
+        raise InputError(f"{label}: no such file")
+    if path.is_dir():
+        raise InputError(f"{label}: is a folder, expected an .onnx file")
+    size = path.stat().st_size
+    if size == 0:
+        raise InputError(f"{label}: empty file (0 bytes), not an ONNX model")
+    if size > MAX_FILE_BYTES:
+        raise InputError(f"{label}: file is {size} bytes, above the {MAX_FILE_BYTES}-byte limit; store weights as external data")
+    data = path.read_bytes()
+    model = onnx.ModelProto()
+    try:
+        model.ParseFromString(data)
+    except (DecodeError, ValueError, RuntimeError) as exc:
+        raise InputError(f"{label}: not an ONNX model (protobuf parse failed: {_short(exc)}); the file is truncated, corrupt or another format") from None
+    _check_structure(model, label)
+    _check_declared_sizes(model, label)
+    _load_external(model, path, label)
+    return model
+
+
+def _short(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return (text[:160] + "…") if len(text) > 160 else (text or type(exc).__name__)
+
+
+def _check_structure(model: onnx.ModelProto, label: str) -> None:
+    if not model.HasField("graph"):
+        raise InputError(f"{label}: not an ONNX model (no graph); a ModelProto must contain a graph")
+    if model.ir_version <= 0:
+        raise InputError(f"{label}: not an ONNX model (ir_version missing); the file is truncated or another format")
+    if not model.opset_import:
+        raise InputError(f"{label}: model declares no opset_import; re-export it with an opset")
+    g = model.graph
+    if not g.node and not g.output:
+        raise InputError(f"{label}: the graph has no nodes and no outputs")
+    try:
+        onnx.checker.check_model(model, full_check=False)
+    except onnx.checker.ValidationError as exc:
+        first = _short(exc).split(" ==> ")[0]
+        raise InputError(f"{label}: invalid ONNX model: {first}") from None
+    except Exception as exc:  # checker failures on odd protos are still bad input
+        raise InputError(f"{label}: invalid ONNX model: {_short(exc)}") from None
+
+
+def _graphs(g: onnx.GraphProto):
+    yield g
+    for n in g.node:
+        for a in n.attribute:
+            if a.type == onnx.AttributeProto.GRAPH:
+                yield from _graphs(a.g)
+            elif a.type == onnx.AttributeProto.GRAPHS:
+                for sub in a.graphs:
+                    yield from _graphs(sub)
+
+
+def _numel(dims) -> int:
+    n = 1
+    for d in dims:
+        n *= max(int(d), 0)
+    return n
+
+
+def _check_declared_sizes(model: onnx.ModelProto, label: str) -> None:
+    for g in _graphs(model.graph):
+        for t in g.initializer:
+            if any(d < 0 for d in t.dims):
+                raise InputError(f"{label}: initializer '{t.name}' has a negative dimension {list(t.dims)}")
+            n = _numel(t.dims)
+            if n > MAX_ELEMENTS:
+                raise InputError(f"{label}: initializer '{t.name}' declares {n:.3g} elements (limit {MAX_ELEMENTS}); refusing to load")
+        for vi in list(g.input) + list(g.output) + list(g.value_info):
+            if not vi.type.HasField("tensor_type") or not vi.type.tensor_type.HasField("shape"):
+                continue
+            dims = [d.dim_value for d in vi.type.tensor_type.shape.dim if d.HasField("dim_value")]
+            if any(d < 0 for d in dims):
+                raise InputError(f"{label}: tensor '{vi.name}' declares a negative dimension {dims}")
+            n = _numel(dims)
+            if n > MAX_ELEMENTS:
+                raise InputError(f"{label}: tensor '{vi.name}' declares shape {dims} = {n:.3g} elements (limit {MAX_ELEMENTS}); refusing to load")
+
+
+def _external_tensors(model: onnx.ModelProto):
+    for g in _graphs(model.graph):
+        for t in g.initializer:
+            if t.data_location == onnx.TensorProto.EXTERNAL:
+                yield t
+        for n in g.node:
+            for a in n.attribute:
+                if a.type == onnx.AttributeProto.TENSOR and a.t.data_location == onnx.TensorProto.EXTERNAL:
+                    yield a.t
+
+
+def _load_external(model: onnx.ModelProto, path: Path, label: str) -> None:
+    tensors = list(_external_tensors(model))
+    if not tensors:
+        return
+    base = path.resolve().parent
+    for t in tensors:
+        info = {e.key: e.value for e in t.external_data}
+        loc = info.get("location", "")
+        if not loc:
+            raise InputError(f"{label}: tensor '{t.name}' has external data without a location")
+        if os.path.isabs(loc) or loc.startswith(("/", "\\")) or (len(loc) > 1 and loc[1] == ":"):
+            raise InputError(f"{label}: tensor '{t.name}' points to absolute external data path '{loc}'; external data must sit beside the model")
+        target = (base / loc).resolve()
+        if not target.is_relative_to(base):
+            raise InputError(f"{label}: tensor '{t.name}' external data '{loc}' leaves the model's folder; refusing to read it")
+        if not target.is_file():
+            raise InputError(f"{label}: tensor '{t.name}' external data file '{loc}' is missing beside the model")
+        offset = int(info.get("offset", 0) or 0)
+        length = info.get("length")
+        fsize = target.stat().st_size
+        itemsize = _itemsize(t.data_type)
+        need = int(length) if length is not None else (_numel(t.dims) * itemsize if itemsize else None)
+        if offset < 0 or offset > fsize or (need is not None and offset + need > fsize):
+            raise InputError(f"{label}: tensor '{t.name}' external data '{loc}' is shorter than declared (offset {offset}, length {need}, file {fsize} bytes)")
+        if itemsize and need is not None and need != _numel(t.dims) * itemsize:
+            raise InputError(f"{label}: tensor '{t.name}' external data length {need} does not match its shape {list(t.dims)}")
+    try:
+        from onnx.external_data_helper import load_external_data_for_model
+
+        load_external_data_for_model(model, str(base))
+    except Exception as exc:
+        raise InputError(f"{label}: cannot read external data: {_short(exc)}") from None
+
+
+def _itemsize(data_type: int) -> int | None:
+    try:
+        return np.dtype(onnx.helper.tensor_dtype_to_np_dtype(data_type)).itemsize
+    except Exception:
+        return None
+
+
+def _infer(model: onnx.ModelProto, path: Path | None, infer_shapes: bool) -> Graph:
+    error = None
+    inferred = model
+    if infer_shapes:
+        try:
+            inferred = onnx.shape_inference.infer_shapes(model, check_type=False, strict_mode=False, data_prop=True)
+        except Exception as exc:  # a model we cannot fully infer is still linted
+            error = _short(exc)
+            inferred = model
+        if error is None:
+            try:
+                _check_declared_sizes(inferred, str(path) if path else "<in-memory model>")
+            except InputError as exc:
+                error = f"shape inference produced an absurd shape ({exc}); inferred shapes ignored"
+                inferred = model
+    return Graph.from_model(inferred, path, inference_error=error)

@@ -1,0 +1,321 @@
+"""The one read-only view of an ONNX graph that every stage uses.
+
+``Graph`` wraps a shape-inferred ``onnx.ModelProto`` and exposes nodes in topological
+order, tensor shapes/dtypes, constants (decoded lazily) and producer/consumer maps.
+Subgraphs of If/Loop/Scan are views of their own, reachable through ``Node.subgraphs``
+and ``Graph.walk()``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper
+
+Dim = int | str | None  # static size, symbolic name, or unknown
+
+
+@dataclass(frozen=True)
+class TensorInfo:
+    """Name, element type and shape of one value. ``shape is None`` means unknown rank."""
+
+    name: str
+    dtype: str | None
+    shape: tuple[Dim, ...] | None
+
+    @property
+    def is_static(self) -> bool:
+        return self.shape is not None and all(isinstance(d, int) and d >= 0 for d in self.shape)
+
+    @property
+    def numel(self) -> int | None:
+        if not self.is_static:
+            return None
+        return int(np.prod(self.shape, dtype=np.int64)) if self.shape else 1
+
+    @property
+    def itemsize(self) -> int | None:
+        if self.dtype is None:
+            return None
+        try:
+            return np.dtype(self.dtype).itemsize
+        except TypeError:
+            return None
+
+    @property
+    def nbytes(self) -> int | None:
+        n, size = self.numel, self.itemsize
+        return None if n is None or size is None else n * size
+
+    def shape_text(self) -> str:
+        if self.shape is None:
+            return "?"
+        return "[" + ",".join("?" if d is None else str(d) for d in self.shape) + "]"
+
+
+@dataclass(frozen=True)
+class Node:
+    """One operator. ``name`` is unique in its graph (generated when the file has none)."""
+
+    name: str
+    op_type: str
+    domain: str
+    inputs: tuple[str, ...]
+    outputs: tuple[str, ...]
+    attrs: Mapping[str, Any]
+    index: int
+    subgraphs: tuple["Graph", ...] = ()
+    proto: onnx.NodeProto | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def is_standard(self) -> bool:
+        return self.domain in ("", "ai.onnx")
+
+    def attr(self, key: str, default: Any = None) -> Any:
+        return self.attrs.get(key, default)
+
+
+def _dim(d: onnx.TensorShapeProto.Dimension) -> Dim:
+    if d.HasField("dim_value"):
+        return int(d.dim_value)
+    if d.HasField("dim_param") and d.dim_param:
+        return d.dim_param
+    return None
+
+
+def tensor_info(vi: onnx.ValueInfoProto) -> TensorInfo:
+    tt = vi.type.tensor_type if vi.type.HasField("tensor_type") else None
+    dtype = None
+    shape: tuple[Dim, ...] | None = None
+    if tt is not None:
+        if tt.elem_type:
+            try:
+                dtype = np.dtype(helper.tensor_dtype_to_np_dtype(tt.elem_type)).name
+            except (KeyError, TypeError, ValueError):
+                dtype = onnx.TensorProto.DataType.Name(tt.elem_type).lower()
+        if tt.HasField("shape"):
+            shape = tuple(_dim(d) for d in tt.shape.dim)
+    return TensorInfo(vi.name, dtype, shape)
+
+
+def _init_info(t: onnx.TensorProto) -> TensorInfo:
+    try:
+        dtype = np.dtype(helper.tensor_dtype_to_np_dtype(t.data_type)).name
+    except (KeyError, TypeError, ValueError):
+        dtype = None
+    return TensorInfo(t.name, dtype, tuple(int(d) for d in t.dims))
+
+
+def _decode_attr(a: onnx.AttributeProto, scope: "Graph") -> Any:
+    kind = a.type
+    A = onnx.AttributeProto
+    if kind == A.GRAPH:
+        return Graph.from_graph_proto(a.g, model=scope.model, path=scope.path, parent=scope)
+    if kind == A.GRAPHS:
+        return [Graph.from_graph_proto(g, model=scope.model, path=scope.path, parent=scope) for g in a.graphs]
+    if kind == A.TENSOR:
+        return a.t  # decoded on demand by Graph.constant
+    value = helper.get_attribute_value(a)
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    if isinstance(value, list):
+        return [v.decode("utf-8", "replace") if isinstance(v, bytes) else v for v in value]
+    return value
+
+
+def _toposort(nodes: list[onnx.NodeProto], known: set[str]) -> list[int]:
+    """Kahn's order that keeps file order where possible; nodes in a cycle go last."""
+    produced_by: dict[str, int] = {}
+    for i, n in enumerate(nodes):
+        for o in n.output:
+            if o:
+                produced_by.setdefault(o, i)
+    deps = []
+    for i, n in enumerate(nodes):
+        d = {produced_by[x] for x in n.input if x and x in produced_by and x not in known and produced_by[x] != i}
+        deps.append(d)
+    if all(all(j < i for j in d) for i, d in enumerate(deps)):
+        return list(range(len(nodes)))
+    users: dict[int, list[int]] = {i: [] for i in range(len(nodes))}
+    remaining = [len(d) for d in deps]
+    for i, d in enumerate(deps):
+        for j in d:
+            users[j].append(i)
+    import heapq
+
+    ready = [i for i, r in enumerate(remaining) if r == 0]
+    heapq.heapify(ready)
+    order: list[int] = []
+    while ready:
+        i = heapq.heappop(ready)
+        order.append(i)
+        for u in users[i]:
+            remaining[u] -= 1
+            if remaining[u] == 0:
+                heapq.heappush(ready, u)
+    seen = set(order)
+    order.extend(i for i in range(len(nodes)) if i not in seen)
+    return order
+
+
+class Graph:
+    """Read-only view over one ``onnx.GraphProto`` (the main graph or a subgraph)."""
+
+    def __init__(self, proto: onnx.GraphProto, model: onnx.ModelProto, path: Path | None,
+                 parent: "Graph | None" = None, inference_error: str | None = None):
+        self.proto = proto
+        self.model = model
+        self.path = path
+        self.parent = parent
+        self.inference_error = inference_error
+        self.name = proto.name or (path.stem if path else "graph")
+        self.scope = ""  # "" for the main graph, "<node>.<attr>" paths for subgraphs
+        init_names = {t.name for t in proto.initializer} | {t.values.name for t in proto.sparse_initializer}
+        self._init_protos = {t.name: t for t in proto.initializer}
+        self.initializer_names = frozenset(init_names)
+        infos: dict[str, TensorInfo] = {}
+        if parent is not None:
+            infos.update(parent.tensors)
+        for t in proto.initializer:
+            infos[t.name] = _init_info(t)
+        for vi in list(proto.input) + list(proto.value_info) + list(proto.output):
+            info = tensor_info(vi)
+            old = infos.get(vi.name)
+            if old is None or (old.shape is None and info.shape is not None) or vi.name not in init_names:
+                infos[vi.name] = info
+        self.tensors: Mapping[str, TensorInfo] = infos
+        self.inputs = tuple(tensor_info(vi) for vi in proto.input if vi.name not in init_names)
+        self.outputs = tuple(tensor_info(vi) for vi in proto.output)
+        outer = set(parent.tensors) if parent is not None else set()
+        known = init_names | {vi.name for vi in proto.input} | outer
+        order = _toposort(list(proto.node), known)
+        used: set[str] = set()
+        nodes = []
+        for pos, i in enumerate(order):
+            n = proto.node[i]
+            name = n.name or f"{n.op_type}_{i}"
+            if name in used:
+                name = f"{name}#{i}"
+            used.add(name)
+            nodes.append(Node(name=name, op_type=n.op_type, domain=n.domain, inputs=tuple(n.input),
+                              outputs=tuple(n.output), attrs={}, index=pos, proto=n))
+        self.nodes: tuple[Node, ...] = tuple(nodes)
+        # decode attributes (needs self for subgraph scope)
+        decoded = []
+        for node in self.nodes:
+            attrs = {a.name: _decode_attr(a, self) for a in node.proto.attribute}
+            subs = []
+            for key, v in attrs.items():
+                items = [v] if isinstance(v, Graph) else (v if isinstance(v, list) and v and isinstance(v[0], Graph) else [])
+                for k, sub in enumerate(items):
+                    suffix = f"[{k}]" if len(items) > 1 else ""
+                    sub.scope = (self.scope + "/" if self.scope else "") + f"{node.name}.{key}{suffix}"
+                    subs.append(sub)
+            decoded.append(Node(name=node.name, op_type=node.op_type, domain=node.domain, inputs=node.inputs,
+                                outputs=node.outputs, attrs=attrs, index=node.index, subgraphs=tuple(subs),
+                                proto=node.proto))
+        self.nodes = tuple(decoded)
+        self._const_cache: dict[str, np.ndarray | None] = {}
+
+    @classmethod
+    def from_graph_proto(cls, g: onnx.GraphProto, model: onnx.ModelProto, path: Path | None,
+                         parent: "Graph | None" = None) -> "Graph":
+        return cls(g, model, path, parent)
+
+    @classmethod
+    def from_model(cls, model: onnx.ModelProto, path: Path | None = None,
+                   inference_error: str | None = None) -> "Graph":
+        return cls(model.graph, model, path, None, inference_error)
+
+    # ----- lookups -------------------------------------------------------------------------
+    @cached_property
+    def producers(self) -> Mapping[str, Node]:
+        return {o: n for n in self.nodes for o in n.outputs if o}
+
+    @cached_property
+    def consumers(self) -> Mapping[str, tuple[Node, ...]]:
+        users: dict[str, list[Node]] = {}
+        for n in self.nodes:
+            for i in n.inputs:
+                if i:
+                    users.setdefault(i, []).append(n)
+        return {k: tuple(v) for k, v in users.items()}
+
+    @cached_property
+    def opsets(self) -> Mapping[str, int]:
+        return {(o.domain or ""): int(o.version) for o in self.model.opset_import}
+
+    @property
+    def output_names(self) -> tuple[str, ...]:
+        return tuple(o.name for o in self.outputs)
+
+    def info(self, name: str) -> TensorInfo:
+        return self.tensors.get(name) or TensorInfo(name, None, None)
+
+    def is_constant(self, name: str) -> bool:
+        """True when ``name`` is an initializer or the output of a Constant node (here or outer)."""
+        if not name:
+            return False
+        if name in self.initializer_names:
+            return True
+        p = self.producers.get(name)
+        if p is not None:
+            return p.op_type == "Constant" and p.is_standard
+        return self.parent.is_constant(name) if self.parent is not None else False
+
+    def constant(self, name: str) -> np.ndarray | None:
+        """The value of an initializer or Constant output, or None when it is computed at run time."""
+        if name in self._const_cache:
+            return self._const_cache[name]
+        value: np.ndarray | None = None
+        if name in self._init_protos:
+            value = _to_array(self._init_protos[name], self.path)
+        elif (p := self.producers.get(name)) is not None:
+            if p.op_type == "Constant" and p.is_standard:
+                value = _constant_node_value(p, self.path)
+        elif self.parent is not None:
+            value = self.parent.constant(name)
+        self._const_cache[name] = value
+        return value
+
+    def walk(self) -> Iterator[tuple["Graph", Node]]:
+        """Every node of this graph and of nested subgraphs, depth first, with its graph."""
+        for n in self.nodes:
+            yield self, n
+            for sub in n.subgraphs:
+                yield from sub.walk()
+
+    def node(self, name: str) -> Node:
+        for n in self.nodes:
+            if n.name == name:
+                return n
+        raise KeyError(name)
+
+    def __repr__(self) -> str:
+        return f"Graph({self.name!r}, nodes={len(self.nodes)})"
+
+
+def _to_array(t: onnx.TensorProto, path: Path | None) -> np.ndarray | None:
+    try:
+        if t.data_location == onnx.TensorProto.EXTERNAL:
+            return None  # external data is loaded by the safe loader before the view is built
+        return numpy_helper.to_array(t)
+    except Exception:  # malformed tensor payload: treat as unknown value
+        return None
+
+
+def _constant_node_value(node: Node, path: Path | None) -> np.ndarray | None:
+    a = node.attrs
+    if "value" in a and isinstance(a["value"], onnx.TensorProto):
+        return _to_array(a["value"], path)
+    for key, dtype in (("value_float", np.float32), ("value_int", np.int64)):
+        if key in a:
+            return np.array(a[key], dtype=dtype)
+    for key, dtype in (("value_floats", np.float32), ("value_ints", np.int64)):
+        if key in a:
+            return np.array(a[key], dtype=dtype)
+    return None

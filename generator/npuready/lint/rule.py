@@ -1,0 +1,91 @@
+"""What a lint rule is and what it reports. Rules carry their own documentation."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Callable, Mapping
+
+import onnx
+
+from npuready.graph import Graph, Node
+from npuready.targets import Target
+
+
+class Severity(str, Enum):
+    ERROR = "ERROR"  # deployment is blocked
+    WARN = "WARN"    # recorded only, never blocks
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class LintOptions:
+    """Options a check may read. ``allow_batched_input`` exempts diagnostic graphs from R001b only."""
+
+    allow_batched_input: bool = False
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One violation: which rule, where (node, op, subgraph path) and the evidence (value vs limit)."""
+
+    rule: str
+    severity: Severity
+    node: str
+    op_type: str
+    message: str
+    evidence: Mapping[str, Any] = field(default_factory=dict)
+    graph: str = ""  # "" for the main graph, else e.g. "If_3/then_branch"
+
+    def to_dict(self, rule: "Rule | None" = None) -> dict[str, Any]:
+        out = {
+            "rule": self.rule, "severity": str(self.severity), "node": self.node, "op_type": self.op_type,
+            "message": self.message, "evidence": _plain(self.evidence), "graph": self.graph,
+        }
+        if rule is not None:
+            out["reason"] = rule.why
+            out["fix"] = rule.fix
+            out["title"] = rule.title
+        return out
+
+
+Check = Callable[[Graph, Target, LintOptions], list[Finding]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule: stable id (never reused), severity, title, why, fix hint, a check and example models.
+
+    ``bad_example()`` must produce a model for which the check yields findings of exactly this rule;
+    ``good_example()`` a close variant that passes every rule.
+    """
+
+    id: str
+    severity: Severity
+    title: str
+    why: str
+    fix: str
+    check: Check
+    bad_example: Callable[[], onnx.ModelProto]
+    good_example: Callable[[], onnx.ModelProto]
+    notes: str = ""
+
+    def finding(self, node: Node | None, message: str, graph_path: str = "", **evidence: Any) -> Finding:
+        return Finding(rule=self.id, severity=self.severity, node=node.name if node else "<graph>",
+                       op_type=node.op_type if node else "", message=message, evidence=evidence, graph=graph_path)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if hasattr(value, "item") and callable(value.item):
+        try:
+            return value.item()
+        except (ValueError, TypeError):
+            pass
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return str(value)
