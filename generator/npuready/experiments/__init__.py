@@ -1,0 +1,1 @@
+"""Stored experiments: spec.toml → runner → result.json (see README.md in this folder)."""

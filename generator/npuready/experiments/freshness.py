@@ -1,0 +1,34 @@
+"""Is every stored result in step with its spec? (spec hash, schema, runner present)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from npuready.errors import InputError
+from npuready.experiments.registry import RUNNERS
+from npuready.experiments.run import declared_ids, spec_for
+from npuready.experiments.schema import validate_result
+from npuready.paths import experiments_dir
+
+
+def stale_experiments(root: Path | None = None) -> list[str]:
+    """One line per problem; empty when every declared experiment has a fresh, valid result."""
+    base = root or experiments_dir()
+    problems = []
+    for exp_id in declared_ids(base):
+        spec = spec_for(exp_id, base)
+        result_path = base / exp_id / "result.json"
+        if exp_id not in RUNNERS:
+            problems.append(f"{exp_id}: no runner registered")
+        if not result_path.exists():
+            problems.append(f"{exp_id}: no result.json; run 'npuready run {exp_id}'")
+            continue
+        try:
+            doc = json.loads(result_path.read_text(encoding="utf-8"))
+            validate_result(doc, str(result_path))
+        except (ValueError, InputError) as exc:
+            problems.append(f"{exp_id}: invalid result.json ({exc})")
+            continue
+        if doc.get("spec_sha256") != spec.sha256:
+            problems.append(f"{exp_id}: spec.toml changed since result.json was produced; run 'npuready run {exp_id}'")
+    return problems

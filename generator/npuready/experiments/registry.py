@@ -1,0 +1,9 @@
+"""Explicit experiment registry: experiment id → runner module (imported only when run).
+
+Add one line per experiment. The runner module exposes ``run(ctx: RunContext) -> dict``.
+"""
+from __future__ import annotations
+
+RUNNERS: dict[str, str] = {
+    "lint-corpus": "npuready.experiments.runners.lint_corpus",
+}

@@ -1,0 +1,1 @@
+"""One runner module per experiment; registered in npuready/experiments/registry.py."""
