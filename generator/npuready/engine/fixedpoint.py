@@ -1,0 +1,160 @@
+"""All fixed-point arithmetic of the integer engine: the ONLY place where rounding happens.
+
+Semantics follow TFLite's reference kernels (``tensorflow/lite/kernels/internal/common.h`` and
+gemmlowp's ``fixedpoint.h``), written here from their documented behaviour and checked against
+exact integer arithmetic (Python ints / ``fractions.Fraction``) in tests/engine/test_fixedpoint.py.
+
+Every function is vectorised over NumPy arrays (int64 internally, int32 results) and broadcasts
+per-channel multipliers and shifts. The rounding of a requantisation is a named parameter, one of
+``ROUNDINGS``; it is recorded per op in the integer graph and in every result — never a build flag.
+
+- ``"double"``: gemmlowp double rounding — SaturatingRoundingDoublingHighMul followed by
+  RoundingDivideByPOT (TFLite's default build, ``TFLITE_SINGLE_ROUNDING=0``).
+- ``"single"``: one rounding of the exact 64-bit product, half rounded up
+  (TFLite built with ``TFLITE_SINGLE_ROUNDING=1``, also what many NPUs implement).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+INT32_MIN = -(1 << 31)
+INT32_MAX = (1 << 31) - 1
+
+#: Declared rounding modes: name -> one-line description (recorded in graphs and results).
+ROUNDINGS: dict[str, str] = {
+    "double": "gemmlowp double rounding: SaturatingRoundingDoublingHighMul then RoundingDivideByPOT "
+              "(ties toward +inf, then ties away from zero)",
+    "single": "single rounding of the exact 64-bit product x*M0 / 2^(31-shift), ties rounded up",
+}
+DEFAULT_ROUNDING = "double"
+
+
+def _i64(x) -> np.ndarray:
+    return np.asarray(x, dtype=np.int64)
+
+
+def saturating_rounding_doubling_high_mul(a, b) -> np.ndarray:
+    """gemmlowp SaturatingRoundingDoublingHighMul: floor(a*b / 2^31 + 1/2) (ties toward +inf), saturating.
+
+    The only overflow case, a == b == INT32_MIN, returns INT32_MAX.
+    """
+    a, b = _i64(a), _i64(b)
+    ab = a * b
+    nudge = np.where(ab >= 0, np.int64(1 << 30), np.int64(1 - (1 << 30)))
+    s = ab + nudge
+    # C++ integer division truncates toward zero; NumPy's >> floors, so divide magnitudes.
+    q = np.where(s >= 0, s >> 31, -((-s) >> 31))
+    overflow = (a == INT32_MIN) & (b == INT32_MIN)
+    return np.where(overflow, np.int64(INT32_MAX), q).astype(np.int32)
+
+
+def rounding_divide_by_pot(x, exponent) -> np.ndarray:
+    """gemmlowp RoundingDivideByPOT: x / 2^exponent rounded to nearest, ties away from zero (0 <= exponent <= 31)."""
+    x, e = _i64(x), _i64(exponent)
+    if np.any(e < 0) or np.any(e > 31):
+        raise ValueError("rounding_divide_by_pot: exponent must be in [0, 31]")
+    mask = (np.int64(1) << e) - 1
+    remainder = x & mask
+    threshold = (mask >> 1) + (x < 0).astype(np.int64)
+    return ((x >> e) + (remainder > threshold).astype(np.int64)).astype(np.int32)
+
+
+def multiply_by_quantized_multiplier(x, multiplier, shift, rounding: str = DEFAULT_ROUNDING) -> np.ndarray:
+    """TFLite MultiplyByQuantizedMultiplier: x * multiplier * 2^(shift-31) rounded as ``rounding`` declares.
+
+    ``x`` is an int32 accumulator, ``multiplier`` an int32 M0 in [2^30, 2^31) (or 0), ``shift`` in [-31, 30].
+    """
+    x, m, s = _i64(x), _i64(multiplier), _i64(shift)
+    if rounding == "double":
+        left = np.maximum(s, 0)
+        right = np.maximum(-s, 0)
+        shifted = x * (np.int64(1) << left)
+        if np.any((shifted < INT32_MIN) | (shifted > INT32_MAX)):
+            raise OverflowError("multiply_by_quantized_multiplier: x << left_shift overflows int32")
+        return rounding_divide_by_pot(saturating_rounding_doubling_high_mul(shifted, m), right)
+    if rounding == "single":
+        total = 31 - s
+        # x*m fits int64 for int32 operands; the half-up nudge is added before the arithmetic shift.
+        r = (x * m + (np.int64(1) << (total - 1))) >> total
+        return np.clip(r, INT32_MIN, INT32_MAX).astype(np.int32)
+    raise ValueError(f"unknown rounding {rounding!r}; use one of {sorted(ROUNDINGS)}")
+
+
+def multiply_by_quantized_multiplier_smaller_than_one(x, multiplier, shift,
+                                                      rounding: str = DEFAULT_ROUNDING) -> np.ndarray:
+    """TFLite MultiplyByQuantizedMultiplierSmallerThanOneExp (shift <= 0), used by the Add kernel."""
+    x, m, s = _i64(x), _i64(multiplier), _i64(shift)
+    if rounding == "double":
+        return rounding_divide_by_pot(saturating_rounding_doubling_high_mul(x, m), -s)
+    return multiply_by_quantized_multiplier(x, m, s, rounding)
+
+
+def quantize_multiplier(real: float) -> tuple[int, int]:
+    """TFLite QuantizeMultiplier: real = M0 * 2^(shift-31) with M0 in [2^30, 2^31); (0, 0) for real == 0."""
+    if real == 0.0:
+        return 0, 0
+    if real < 0 or not math.isfinite(real):
+        raise ValueError(f"quantize_multiplier: multiplier {real!r} must be finite and >= 0")
+    frac, shift = math.frexp(real)
+    q = math.floor(frac * (1 << 31) + 0.5)  # std::round: ties away from zero (frac > 0)
+    if q == (1 << 31):
+        q //= 2
+        shift += 1
+    if shift < -31:
+        return 0, 0
+    if shift > 30:
+        raise ValueError(f"quantize_multiplier: multiplier {real!r} too large for int32 fixed point")
+    return int(q), int(shift)
+
+
+def quantize_multipliers(reals) -> tuple[np.ndarray, np.ndarray]:
+    """Vector form of ``quantize_multiplier``: arrays of M0 (int32) and shift (int32)."""
+    pairs = [quantize_multiplier(float(r)) for r in np.ravel(reals)]
+    m0 = np.array([p[0] for p in pairs], dtype=np.int32)
+    sh = np.array([p[1] for p in pairs], dtype=np.int32)
+    return m0, sh
+
+
+def rounding_divide(acc, count) -> np.ndarray:
+    """Integer mean as TFLite's reference pooling/mean: (acc ± count/2) / count, truncating toward zero."""
+    acc, n = _i64(acc), _i64(count)
+    half = n // 2
+    num = np.where(acc > 0, acc + half, acc - half)
+    q = np.abs(num) // n
+    return np.where(num < 0, -q, q).astype(np.int32)
+
+
+def saturate(x, lo: int, hi: int, dtype=np.int8) -> np.ndarray:
+    """Clamp to [lo, hi] and cast (the activation clamp of every kernel's epilogue)."""
+    return np.clip(_i64(x), lo, hi).astype(dtype)
+
+
+def requantize(acc, multiplier, shift, zero_point: int, lo: int, hi: int,
+               rounding: str = DEFAULT_ROUNDING) -> np.ndarray:
+    """The common epilogue: scale an int32 accumulator, add the output zero point, clamp to int8."""
+    scaled = _i64(multiply_by_quantized_multiplier(acc, multiplier, shift, rounding))
+    return saturate(scaled + zero_point, lo, hi)
+
+
+#: How float values are rounded to codes at the graph input: name -> description.
+FLOAT_ROUNDINGS: dict[str, str] = {
+    "half_even": "x/scale rounded half to even (ONNX QuantizeLinear)",
+    "half_away": "x/scale rounded half away from zero (TFLite AffineQuantize, std::round)",
+}
+
+
+def quantize_float(x, scale: float, zero_point: int, lo: int = -128, hi: int = 127,
+                   mode: str = "half_away") -> np.ndarray:
+    """Float → int8 codes: round(x / scale) + zero_point, clamped; ``mode`` is one of FLOAT_ROUNDINGS."""
+    v = np.asarray(x, dtype=np.float32) / np.float32(scale)
+    if mode == "half_even":
+        r = np.rint(v)
+    elif mode == "half_away":
+        a = np.abs(v)
+        f = np.floor(a)
+        r = np.sign(v) * (f + ((a - f) >= np.float32(0.5)))
+    else:
+        raise ValueError(f"unknown float rounding {mode!r}; use one of {sorted(FLOAT_ROUNDINGS)}")
+    return np.clip(r.astype(np.int64) + zero_point, lo, hi).astype(np.int8)
