@@ -158,3 +158,22 @@ def quantize_float(x, scale: float, zero_point: int, lo: int = -128, hi: int = 1
     else:
         raise ValueError(f"unknown float rounding {mode!r}; use one of {sorted(FLOAT_ROUNDINGS)}")
     return np.clip(r.astype(np.int64) + zero_point, lo, hi).astype(np.int8)
+
+
+def conv_multipliers(input_scale: float, weight_scales, output_scale: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per-channel (M0, shift) for Conv/Gemm as TFLite computes them: double(s_in)*double(s_w)/double(s_out)."""
+    reals = [float(np.float32(input_scale)) * float(np.float32(w)) / float(np.float32(output_scale))
+             for w in np.ravel(weight_scales)]
+    return quantize_multipliers(reals)
+
+
+def quantize_table(fn, in_scale: float, in_zp: int, out_scale: float, out_zp: int) -> np.ndarray:
+    """A 256-entry int8 lookup table: out[q] = round(fn(dequant(q)) / out_scale) + out_zp (ties away), clamped.
+
+    Index is ``q + 128``. The float function runs once per code at export time; execution is integer-only.
+    """
+    q = np.arange(-128, 128, dtype=np.int64)
+    x = (q - in_zp).astype(np.float32) * np.float32(in_scale)
+    y = np.asarray(fn(x), dtype=np.float32) / np.float32(out_scale)
+    r = np.sign(y) * np.floor(np.abs(y) + np.float32(0.5))
+    return np.clip(r.astype(np.int64) + out_zp, -128, 127).astype(np.int8)

@@ -1,0 +1,188 @@
+"""QDQ ONNX → integer graph: int8 weights, int32 bias, per-channel M0/shift, zero points, declared rounding.
+
+The QDQ pattern is read as onnxruntime's quantizer writes it: every activation passes through a
+QuantizeLinear (its output is an int8 tensor of the integer graph), every compute node reads
+DequantizeLinear outputs, constant DequantizeLinear inputs are weights/biases. A Relu or Clip left
+between a compute node and its QuantizeLinear becomes the op's output clamp. Each op type is built
+by ``engine.ops.<op>.build`` (registry in ``engine.ops``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import onnx
+
+from npuready.engine import fixedpoint
+from npuready.engine.intgraph import IntGraph, IntOp, QTensor
+from npuready.errors import InputError
+from npuready.graph import load as load_graph
+
+SKIP = {"QuantizeLinear", "DequantizeLinear", "Constant", "Identity"}
+CLAMPS = {"Relu", "Clip"}
+
+
+@dataclass(frozen=True)
+class QConst:
+    """A constant behind a DequantizeLinear: integer values, scale(s), zero point(s), quantisation axis."""
+
+    values: np.ndarray
+    scale: np.ndarray
+    zero_point: np.ndarray
+    axis: int
+
+
+class Builder:
+    """What an op's ``build`` sees: its quantised inputs, constants, output tensor and clamp."""
+
+    def __init__(self, graph, rounding: str):
+        self.graph = graph
+        self.rounding = rounding
+        self.tensors: dict[str, QTensor] = {}
+        self.act_dq: dict[str, str] = {}      # DQ output (float name) -> int8 tensor name
+        self.const_dq: dict[str, QConst] = {}  # DQ output -> constant
+        self.q_of: dict[str, onnx.NodeProto] = {}  # float name -> its QuantizeLinear node
+        self.fused: set[str] = set()  # Relu/Clip nodes folded into their producer's clamp
+        for node in graph.nodes:
+            if node.op_type == "QuantizeLinear":
+                self.q_of[node.inputs[0]] = node
+                self.tensors[node.outputs[0]] = self._qtensor(node)
+        for node in graph.nodes:
+            if node.op_type == "DequantizeLinear":
+                src = node.inputs[0]
+                if graph.is_constant(src):
+                    self.const_dq[node.outputs[0]] = self._qconst(node)
+                else:
+                    self.act_dq[node.outputs[0]] = src
+
+    # ----- reading the QDQ pattern ---------------------------------------------------------
+    def _scalar(self, node, idx: int, default=0):
+        if len(node.inputs) <= idx or not node.inputs[idx]:
+            return np.asarray(default)
+        v = self.graph.constant(node.inputs[idx])
+        if v is None:
+            raise InputError(f"node {node.name}: quantisation parameter {node.inputs[idx]} is not a constant; "
+                             "integer export needs static scales and zero points")
+        return v
+
+    def _qtensor(self, qnode) -> QTensor:
+        scale = self._scalar(qnode, 1)
+        zp = self._scalar(qnode, 2)
+        if scale.size != 1:
+            raise InputError(f"node {qnode.name}: per-channel activation quantisation is not supported; "
+                             "quantise activations per tensor")
+        zp_dtype = np.dtype(zp.dtype)
+        if zp_dtype != np.int8:
+            raise InputError(f"node {qnode.name}: activation zero point type {zp_dtype} is not int8; "
+                             "quantise activations as QInt8")
+        info = self.graph.info(qnode.inputs[0])
+        shape = tuple(int(d) if isinstance(d, int) else 1 for d in (info.shape or ()))
+        return QTensor(qnode.outputs[0], qnode.inputs[0], shape, float(np.float32(scale.reshape(()))),
+                       int(zp.reshape(())))
+
+    def _qconst(self, dq) -> QConst:
+        values = self.graph.constant(dq.inputs[0])
+        scale = np.asarray(self._scalar(dq, 1), dtype=np.float32)
+        zp = np.asarray(self._scalar(dq, 2), dtype=np.int64)
+        return QConst(values.astype(np.int64), scale.reshape(-1), zp.reshape(-1), int(dq.attr("axis", 1)))
+
+    def act(self, node, idx: int) -> QTensor:
+        name = node.inputs[idx]
+        if name not in self.act_dq:
+            raise InputError(f"node {node.name} ({node.op_type}): input {name} is not a dequantised int8 "
+                             "activation; quantise the model in QDQ format (npuready quantize)")
+        return self.tensors[self.act_dq[name]]
+
+    def const(self, node, idx: int) -> QConst | None:
+        if len(node.inputs) <= idx or not node.inputs[idx]:
+            return None
+        name = node.inputs[idx]
+        if name in self.const_dq:
+            return self.const_dq[name]
+        raise InputError(f"node {node.name} ({node.op_type}): constant input {name} is not behind a "
+                         "DequantizeLinear; weights must be int8 and biases int32 in the QDQ model")
+
+    def plain_const(self, node, idx: int) -> np.ndarray | None:
+        if len(node.inputs) <= idx or not node.inputs[idx]:
+            return None
+        return self.graph.constant(node.inputs[idx])
+
+    def output(self, node, self_clamp: bool = False) -> tuple[QTensor, int, int]:
+        """The int8 output tensor of ``node`` and the clamp [lo, hi] in codes (fused Relu/Clip included).
+
+        ``self_clamp``: ``node`` is itself a Relu/Clip whose bounds apply.
+        """
+        name = node.outputs[0]
+        lo_real, hi_real = -np.inf, np.inf
+        seen = 0
+        pending = [node] if self_clamp else []
+        while pending or name not in self.q_of:
+            if pending:
+                user = pending.pop()
+            else:
+                users = self.graph.consumers.get(name, ())
+                if len(users) != 1 or users[0].op_type not in CLAMPS or seen > 2:
+                    raise InputError(f"node {node.name} ({node.op_type}): output {node.outputs[0]} is not followed "
+                                     "by a QuantizeLinear; quantise every activation (QDQ format)")
+                user = users[0]
+                self.fused.add(user.name)
+            if user.op_type == "Relu":
+                lo_real = max(lo_real, 0.0)
+            else:
+                lo = self.plain_const(user, 1)
+                hi = self.plain_const(user, 2)
+                lo_real = max(lo_real, float(lo) if lo is not None else user.attr("min", -np.inf))
+                hi_real = min(hi_real, float(hi) if hi is not None else user.attr("max", np.inf))
+            name = user.outputs[0]
+            seen += 1
+        out = self.tensors[self.q_of[name].outputs[0]]
+        return out, *clamp_codes(out, lo_real, hi_real)
+
+
+def clamp_codes(t: QTensor, lo_real: float, hi_real: float) -> tuple[int, int]:
+    """Activation range in codes, as TFLite's CalculateActivationRangeQuantized (round of real/scale + zp)."""
+    def q(v: float) -> int:
+        r = float(np.float32(v) / np.float32(t.scale))
+        return t.zero_point + int(np.sign(r) * np.floor(abs(r) + 0.5))
+
+    lo, hi = -128, 127
+    if np.isfinite(lo_real):
+        lo = max(lo, q(lo_real))
+    if np.isfinite(hi_real):
+        hi = min(hi, q(hi_real))
+    return lo, hi
+
+
+def export_integer_graph(model: str | Path | onnx.ModelProto, rounding: str = fixedpoint.DEFAULT_ROUNDING) -> IntGraph:
+    """Read a QDQ ONNX model and return its integer graph with ``rounding`` declared on every op."""
+    from npuready.engine.ops import OPS
+
+    if rounding not in fixedpoint.ROUNDINGS:
+        raise InputError(f"rounding {rounding!r}: unknown; use one of {sorted(fixedpoint.ROUNDINGS)}")
+    graph = load_graph(model)
+    if len(graph.inputs) != 1:
+        raise InputError(f"{graph.name}: integer export supports one graph input, found {len(graph.inputs)}")
+    b = Builder(graph, rounding)
+    x = graph.inputs[0]
+    if x.name not in b.q_of:
+        raise InputError(f"input {x.name}: not followed by a QuantizeLinear; quantise the model (npuready quantize)")
+    qin = b.tensors[b.q_of[x.name].outputs[0]]
+    ops: list[IntOp] = [IntOp("input_quantize", "Quantize", (x.name,), (qin.name,),
+                              {"scale": qin.scale, "zero_point": qin.zero_point, "mode": "half_away"}, rounding)]
+    for node in graph.nodes:
+        if node.op_type in SKIP or node.name in b.fused:
+            continue
+        mod = OPS.get(node.op_type)
+        if mod is None:
+            raise InputError(f"node {node.name}: op {node.op_type} has no integer kernel; supported: {sorted(OPS)}")
+        ops.append(mod.build(b, node))
+    outputs = []
+    for o in graph.outputs:
+        prod = graph.producers.get(o.name)
+        if prod is None or prod.op_type != "DequantizeLinear" or prod.inputs[0] not in b.tensors:
+            raise InputError(f"output {o.name}: not produced by a DequantizeLinear of an int8 tensor; "
+                             "keep the QDQ pair on every graph output")
+        outputs.append(prod.inputs[0])
+    shape = tuple(int(d) if isinstance(d, int) else 1 for d in (x.shape or ()))
+    return IntGraph(graph.name, tuple(ops), dict(b.tensors), x.name, shape, tuple(outputs), rounding)

@@ -1,0 +1,89 @@
+"""Conv (regular, depthwise, grouped), int8 × int8 → int32 accumulate → per-channel requantise.
+
+Mirrors TFLite's reference ``ConvPerChannel`` / ``DepthwiseConvPerChannel``: padding contributes
+``input_zero_point`` (0 after the offset), weights are symmetric (zero point 0), the bias is int32
+at scale ``s_in * s_w[c]``, the epilogue is ``fixedpoint.requantize`` with the declared rounding.
+Accumulation runs as float64 matrix products; every partial sum is an integer below 2^53, so the
+result is exact and independent of summation order.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from npuready.engine import fixedpoint
+from npuready.engine.intgraph import IntOp
+from npuready.errors import InputError
+
+
+# ----- params -------------------------------------------------------------------------------
+def build(b, node) -> IntOp:
+    x = b.act(node, 0)
+    w = b.const(node, 1)
+    bias = b.const(node, 2)
+    out, lo, hi = b.output(node)
+    weight = w.values
+    if weight.ndim != 4:
+        raise InputError(f"node {node.name}: Conv with {weight.ndim - 2}-D kernel; only 2-D convolutions run on the integer engine")
+    o = weight.shape[0]
+    # ----- checks -----
+    if np.any(w.zero_point != 0):
+        raise InputError(f"node {node.name}: weight zero point is not 0; quantise weights symmetrically")
+    if w.scale.size not in (1, o):
+        raise InputError(f"node {node.name}: weight scales ({w.scale.size}) do not match {o} output channels")
+    scales = np.broadcast_to(w.scale, (o,))
+    m0, shift = fixedpoint.conv_multipliers(x.scale, scales, out.scale)
+    group = int(node.attr("group", 1))
+    pads = list(node.attr("pads", [0, 0, 0, 0]))
+    if node.attr("auto_pad", "NOTSET") not in ("NOTSET", "VALID"):
+        raise InputError(f"node {node.name}: auto_pad={node.attr('auto_pad')}; export with explicit pads")
+    return IntOp(node.name, "Conv", (x.name,), (out.name,), {
+        "weight": weight.astype(np.int8),
+        "bias": (bias.values.astype(np.int32) if bias is not None else np.zeros(o, np.int32)),
+        "strides": list(node.attr("strides", [1, 1])), "dilations": list(node.attr("dilations", [1, 1])),
+        "pads": pads, "group": group, "input_zero_point": x.zero_point, "output_zero_point": out.zero_point,
+        "multiplier": m0, "shift": shift, "act_min": lo, "act_max": hi,
+    }, b.rounding)
+
+
+# ----- loop ---------------------------------------------------------------------------------
+def accumulate(p, x: np.ndarray) -> np.ndarray:
+    """int32 accumulators (N, O, OH, OW) as int64, bias included."""
+    w = p["weight"].astype(np.float64)
+    o, cg, kh, kw = w.shape
+    sh, sw = p["strides"]
+    dh, dw = p["dilations"]
+    t, l, bo, r = p["pads"]
+    xi = np.pad(x.astype(np.float64) - p["input_zero_point"], ((0, 0), (0, 0), (t, bo), (l, r)))
+    n, c, hp, wp = xi.shape
+    oh = (hp - dh * (kh - 1) - 1) // sh + 1
+    ow = (wp - dw * (kw - 1) - 1) // sw + 1
+    g = p["group"]
+    if g == c and cg == 1:  # depthwise: one multiply-add per kernel tap over all channels
+        mult = o // c
+        xr = np.repeat(xi, mult, axis=1) if mult > 1 else xi
+        acc = np.zeros((n, o, oh, ow))
+        for i in range(kh):
+            for j in range(kw):
+                tap = xr[:, :, i * dh: i * dh + sh * (oh - 1) + 1: sh, j * dw: j * dw + sw * (ow - 1) + 1: sw]
+                acc += tap * w[None, :, 0, i, j, None, None]
+    else:
+        win = sliding_window_view(xi, (dh * (kh - 1) + 1, dw * (kw - 1) + 1), axis=(2, 3))
+        win = win[:, :, : sh * (oh - 1) + 1: sh, : sw * (ow - 1) + 1: sw, ::dh, ::dw]  # N,C,OH,OW,kh,kw
+        if g == 1:
+            cols = win.transpose(0, 2, 3, 1, 4, 5).reshape(n * oh * ow, c * kh * kw)
+            acc = (cols @ w.reshape(o, -1).T).reshape(n, oh, ow, o).transpose(0, 3, 1, 2)
+        else:
+            og = o // g
+            wins = win.reshape(n, g, cg, oh, ow, kh, kw)
+            acc = np.einsum("ngchwij,gocij->ngohw", wins, w.reshape(g, og, cg, kh, kw), optimize=True)
+            acc = acc.reshape(n, o, oh, ow)
+    return acc.astype(np.int64) + p["bias"].astype(np.int64)[None, :, None, None]
+
+
+# ----- epilogue -----------------------------------------------------------------------------
+def run(op: IntOp, inputs: list[np.ndarray]) -> np.ndarray:
+    p = op.params
+    acc = accumulate(p, inputs[0])
+    return fixedpoint.requantize(acc, p["multiplier"][None, :, None, None], p["shift"][None, :, None, None],
+                                 p["output_zero_point"], p["act_min"], p["act_max"], op.rounding)

@@ -1,0 +1,55 @@
+"""Gemm / MatMul with a constant int8 weight: TFLite's reference FullyConnected (per-tensor or per-channel).
+
+acc[n, o] = sum_k (x[n, k] - zp_in) * W[o, k] + bias[o]; epilogue ``fixedpoint.requantize``. Gemm needs
+alpha = beta = 1 and transA = 0; MatMul's constant right operand is stored transposed (out × in).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from npuready.engine import fixedpoint
+from npuready.engine.intgraph import IntOp
+from npuready.errors import InputError
+
+
+# ----- params -------------------------------------------------------------------------------
+def build(b, node) -> IntOp:
+    x = b.act(node, 0)
+    w = b.const(node, 1)
+    bias = b.const(node, 2) if node.op_type == "Gemm" else None
+    out, lo, hi = b.output(node)
+    # ----- checks -----
+    if node.op_type == "Gemm" and (node.attr("alpha", 1.0) != 1.0 or node.attr("beta", 1.0) != 1.0
+                                   or node.attr("transA", 0)):
+        raise InputError(f"node {node.name}: Gemm with alpha/beta != 1 or transA; fold them into the weights")
+    if w.values.ndim != 2:
+        raise InputError(f"node {node.name}: weight rank {w.values.ndim}; the integer Gemm/MatMul needs a 2-D constant weight")
+    if np.any(w.zero_point != 0):
+        raise InputError(f"node {node.name}: weight zero point is not 0; quantise weights symmetrically")
+    trans = node.op_type == "Gemm" and node.attr("transB", 0)
+    weight = w.values if trans else w.values.T  # out × in
+    o = weight.shape[0]
+    if w.scale.size not in (1, o):
+        raise InputError(f"node {node.name}: {w.scale.size} weight scales for {o} outputs; quantise per output channel")
+    m0, shift = fixedpoint.conv_multipliers(x.scale, np.broadcast_to(w.scale, (o,)), out.scale)
+    return IntOp(node.name, "Gemm", (x.name,), (out.name,), {
+        "weight": np.ascontiguousarray(weight).astype(np.int8),
+        "bias": bias.values.astype(np.int32) if bias is not None else np.zeros(o, np.int32),
+        "input_zero_point": x.zero_point, "output_zero_point": out.zero_point,
+        "multiplier": m0, "shift": shift, "act_min": lo, "act_max": hi,
+    }, b.rounding)
+
+
+# ----- loop ---------------------------------------------------------------------------------
+def accumulate(p, x: np.ndarray) -> np.ndarray:
+    lead = x.shape[:-1]
+    xi = x.reshape(-1, x.shape[-1]).astype(np.float64) - p["input_zero_point"]
+    acc = (xi @ p["weight"].astype(np.float64).T).astype(np.int64) + p["bias"].astype(np.int64)
+    return acc.reshape(*lead, -1)
+
+
+# ----- epilogue -----------------------------------------------------------------------------
+def run(op: IntOp, inputs: list[np.ndarray]) -> np.ndarray:
+    p = op.params
+    return fixedpoint.requantize(accumulate(p, inputs[0]), p["multiplier"], p["shift"], p["output_zero_point"],
+                                 p["act_min"], p["act_max"], op.rounding)

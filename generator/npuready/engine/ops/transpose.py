@@ -1,0 +1,26 @@
+"""Transpose on int8 codes; the batch axis must stay first."""
+from __future__ import annotations
+
+import numpy as np
+
+from npuready.engine.intgraph import IntOp
+from npuready.engine.ops import rescale
+from npuready.errors import InputError
+
+
+# ----- params -------------------------------------------------------------------------------
+def build(b, node) -> IntOp:
+    x = b.act(node, 0)
+    out, lo, hi = b.output(node)
+    perm = list(node.attr("perm", list(range(len(x.shape)))[::-1]))
+    if perm and perm[0] != 0:
+        raise InputError(f"node {node.name}: Transpose perm {perm} moves the batch axis; keep axis 0 first")
+    return IntOp(node.name, "Transpose", (x.name,), (out.name,),
+                 {"perm": perm, "rescale": rescale.params(x, out), "act_min": lo, "act_max": hi}, b.rounding)
+
+
+# ----- loop + epilogue ----------------------------------------------------------------------
+def run(op: IntOp, inputs: list[np.ndarray]) -> np.ndarray:
+    p = op.params
+    y = np.ascontiguousarray(inputs[0].transpose(p["perm"]))
+    return rescale.apply(p["rescale"], y, p["act_min"], p["act_max"], op.rounding)
