@@ -3,14 +3,16 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+from npuready.lint.render import json_format, junit, sarif, text
 from npuready.lint.report import LintReport
-from npuready.lint.render import json_format, text
 
 RENDERERS: dict[str, Callable[[Sequence[LintReport]], str]] = {
     "text": text.render,
     "json": json_format.render,
+    "sarif": sarif.render,
+    "junit": junit.render,
 }
 
 
-def render(reports: Sequence[LintReport], fmt: str) -> str:
+def render(reports: Sequence[LintReport], fmt: str = "text") -> str:
     return RENDERERS[fmt](reports)

@@ -1,26 +1,58 @@
-"""Terminal rendering, grouped by severity."""
+"""Terminal rendering: one block per model, findings grouped by severity, then by rule."""
 from __future__ import annotations
 
 from typing import Sequence
 
 from npuready.lint.report import LintReport
+from npuready.lint.rule import Finding
+
+BASIS = "basis: ONNX graph structure and onnxruntime acceptance - not NPU silicon."
+_HEADINGS = {"ERROR": "ERROR (blocks deployment)", "WARN": "WARN (recorded only)"}
+
+
+def _where(f: Finding) -> str:
+    node = f"{f.graph}/{f.node}" if f.graph else f.node
+    return f"{node} ({f.op_type})" if f.op_type else node
+
+
+def _group(lines: list[str], label: str, findings: Sequence[Finding]) -> None:
+    from npuready.lint.registry import RULES
+
+    if not findings:
+        return
+    lines.append(f"  {_HEADINGS[label]}")
+    by_rule: dict[str, list[Finding]] = {}
+    for f in findings:
+        by_rule.setdefault(f.rule, []).append(f)
+    for rule_id, group in by_rule.items():
+        rule = RULES.get(rule_id)
+        title = rule.title if rule else ""
+        lines.append(f"    {rule_id}  {title}  [{len(group)}]")
+        for f in group:
+            lines.append(f"      - {_where(f)}: {f.message}")
+        if rule is not None:
+            lines.append(f"      fix: {rule.fix}")
+
+
+def render_one(r: LintReport) -> list[str]:
+    verdict = "BLOCKED" if r.blocked else "ok"
+    lines = [f"{r.model}  [target {r.target}]  {verdict}: {len(r.errors)} error(s), {len(r.warnings)} warning(s)"]
+    if r.options.allow_batched_input:
+        lines.append("  note: --allow-batched-input: R001b (batch 1) not enforced (diagnostic graph)")
+    if r.inference_error:
+        lines.append(f"  note: shape inference incomplete ({r.inference_error}); linted what could be inferred")
+    _group(lines, "ERROR", r.errors)
+    _group(lines, "WARN", r.warnings)
+    return lines
 
 
 def render(reports: Sequence[LintReport]) -> str:
     lines: list[str] = []
     for r in reports:
-        verdict = "BLOCKED" if r.blocked else "ok"
-        lines.append(f"{r.model}  [target {r.target}]  {verdict}: {len(r.errors)} error(s), {len(r.warnings)} warning(s)")
-        if r.inference_error:
-            lines.append(f"  note: shape inference incomplete ({r.inference_error}); linted what could be inferred")
-        for label, group in (("ERROR", r.errors), ("WARN", r.warnings)):
-            if not group:
-                continue
-            lines.append(f"  {label}")
-            for f in group:
-                where = f"{f.graph}/{f.node}" if f.graph else f.node
-                op = f" ({f.op_type})" if f.op_type else ""
-                lines.append(f"    {f.rule}  {where}{op}: {f.message}")
+        lines.extend(render_one(r))
         lines.append("")
-    lines.append("basis: ONNX structure and onnxruntime acceptance — not NPU silicon.")
+    if len(reports) > 1:
+        blocked = sum(r.blocked for r in reports)
+        lines.append(f"{len(reports)} model(s): {blocked} blocked, {len(reports) - blocked} ok")
+    lines.append(BASIS)
     return "\n".join(lines) + "\n"

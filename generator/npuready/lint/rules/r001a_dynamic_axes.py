@@ -3,17 +3,21 @@ from __future__ import annotations
 
 from npuready.graph import Graph
 from npuready.lint import examples as ex
+from npuready.lint.data_dependent import tainted_values
 from npuready.lint.rule import Finding, LintOptions, Rule, Severity
 from npuready.targets import Target
 
 
 def _dynamic_dims(shape) -> list[int]:
-    return [i for i, d in enumerate(shape) if not (isinstance(d, int) and d > 0)]
+    return [i for i, d in enumerate(shape) if not (isinstance(d, int) and d >= 0)]
 
 
 def check(graph: Graph, target: Target, options: LintOptions) -> list[Finding]:
     findings: list[Finding] = []
+    tainted = tainted_values(graph)  # sizes set by a data-dependent op: reported once, by R002
     for io, kind in [(t, "input") for t in graph.inputs] + [(t, "output") for t in graph.outputs]:
+        if io.name in tainted:
+            continue
         if io.shape is None:
             findings.append(RULE.finding(None, f"graph {kind} '{io.name}' has unknown rank", value="unknown rank",
                                          limit="all dimensions static", tensor=io.name))
@@ -23,7 +27,7 @@ def check(graph: Graph, target: Target, options: LintOptions) -> list[Finding]:
     io_names = {t.name for t in graph.inputs} | set(graph.output_names)
     for sub, node in graph.walk():
         for out in node.outputs:
-            if not out or out in io_names:
+            if not out or out in io_names or out in tainted:
                 continue
             info = sub.tensors.get(out)
             if info is None or info.shape is None:
@@ -54,5 +58,7 @@ RULE = Rule(
     check=check,
     bad_example=_bad,
     good_example=_good,
-    notes="No exemption, ever: a fixed batch of T frames is still static and is R001b's business, not R001a's.",
+    notes="No exemption, ever: a fixed batch of T frames is still static and is R001b's business, not R001a's. "
+          "Dims that are dynamic only because a data-dependent op (NonZero, NonMaxSuppression, ...) produced them "
+          "are reported once, at their origin, by R002. A dimension of 0 is static.",
 )
