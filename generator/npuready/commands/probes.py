@@ -1,0 +1,38 @@
+"""`npuready probes`: run the operator probe table on onnxruntime, write JSON and docs/support.md."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from npuready.paths import docs_dir
+
+    p = sub.add_parser(
+        "probes", help="run the operator probes on onnxruntime (a CPU baseline, not NPU support)",
+        description="Build every operator probe graph (one op or a small pattern each, e.g. a Temporal Shift "
+                    "Module and Sigmoid), create an onnxruntime session for it and run it once on random input. "
+                    "The table is an onnxruntime baseline: it says nothing about whether a given NPU supports an op.",
+        epilog="Exit codes: 0 the table was written (failed probes are data, not errors), 2 unusable arguments.")
+    p.add_argument("--out", "-o", metavar="FILE", help="write the result table as JSON to FILE (atomically)")
+    p.add_argument("--docs", metavar="FILE", default=str(docs_dir() / "support.md"),
+                   help="write the Markdown table here (default: %(default)s)")
+    p.add_argument("--no-docs", action="store_true", help="do not write the Markdown table")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from npuready.atomic import write_json, write_text
+    from npuready.probes import run_all
+    from npuready.probes.run import table
+    from npuready.probes.support_doc import render
+
+    doc = table(run_all(progress=True))
+    if args.out:
+        write_json(args.out, doc)
+    if not args.no_docs:
+        write_text(args.docs, render(doc))
+    s = doc["summary"]
+    print(f"{s['probes']} probes: {s['accepted']} accepted, {s['failed']} failed "
+          f"(onnxruntime {doc['runtime']['onnxruntime']} baseline, not NPU support)", file=sys.stderr)
+    return 0
