@@ -14,6 +14,7 @@ from npuready.errors import InputError
 # Explicit registry of verbs, in --help order: verb -> module under npuready.commands.
 COMMANDS: dict[str, str] = {
     "lint": "npuready.commands.lint",
+    "probes": "npuready.commands.probes",
     "targets": "npuready.commands.targets",
     "run": "npuready.commands.run",
 }
