@@ -1,0 +1,251 @@
+"""The C++ twin of the NumPy engine: same graph, same op files (engine/cpp/ops/<op>.cpp), called via ctypes.
+
+The shared library is built on first use with ``g++ -O2 -std=c++17`` (portable: no ``-march=native``)
+into a cache folder keyed by the hash of the sources (``NPUREADY_CACHE`` or ``~/.cache/npuready``).
+Python only arranges buffers (broadcasting, pool rescale hand-off); every integer op runs in C++,
+single-threaded.
+"""
+from __future__ import annotations
+
+import ctypes as C
+import hashlib
+import os
+import shutil
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from npuready.engine.intgraph import IntGraph, IntOp
+from npuready.errors import InputError
+
+SRC = Path(__file__).parent / "cpp"
+FLAGS = ["-O2", "-std=c++17", "-shared", "-fPIC"]
+ROUNDING_CODE = {"double": 0, "single": 1}
+_P8 = np.ctypeslib.ndpointer(np.int8, flags="C_CONTIGUOUS")
+_P32 = np.ctypeslib.ndpointer(np.int32, flags="C_CONTIGUOUS")
+_PF = np.ctypeslib.ndpointer(np.float32, flags="C_CONTIGUOUS")
+_P64 = np.ctypeslib.ndpointer(np.int64, flags="C_CONTIGUOUS")
+_I, _L = C.c_int, C.c_int64
+
+SIGNATURES = {
+    "npr_conv": [_P8] + [_I] * 4 + [_P8] + [_I] * 4 + [_P32] + [_I] * 11 + [_P32, _P32, _I, _I, _I, _P8],
+    "npr_gemm": [_P8, _I, _I, _P8, _I, _P32, _I, _I, _P32, _P32, _I, _I, _I, _P8],
+    "npr_add": [_P8, _P8, _L] + [_I] * 3 + [_I] * 6 + [_I] * 4 + [_P8],
+    "npr_mul": [_P8, _P8, _L, _I, _I, _I, _I, _I, _I, _I, _I, _P8],
+    "npr_maxpool": [_P8] + [_I] * 12 + [_P8],
+    "npr_avgpool": [_P8] + [_I] * 12 + [_P8],
+    "npr_mean": [_P8, _L] + [_I] * 8 + [_P8],
+    "npr_rescale": [_P8, _L] + [_I] * 8 + [_P8],
+    "npr_lut": [_P8, _L, _P8, _P8],
+    "npr_quantize": [_PF, _L, C.c_float, _I, _I, _P8],
+    "npr_transpose": [_P8, _I, _P64, np.ctypeslib.ndpointer(np.int32, flags="C_CONTIGUOUS"), _P8],
+    "npr_concat": [C.POINTER(C.c_void_p), _P64, _I, _L, _L, _P8],
+}
+
+
+def sources() -> list[Path]:
+    return sorted([SRC / "fixedpoint.h", *(SRC / "ops").glob("*.cpp")])
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("NPUREADY_CACHE", Path.home() / ".cache" / "npuready"))
+
+
+def build(force: bool = False) -> Path:
+    """Compile the twin (once per source hash) and return the shared library path."""
+    h = hashlib.sha256()
+    for p in sources():
+        h.update(p.name.encode())
+        h.update(p.read_bytes())
+    h.update(" ".join(FLAGS).encode())
+    out = cache_dir() / f"npuready_engine_{h.hexdigest()[:16]}.so"
+    if out.exists() and not force:
+        return out
+    compiler = os.environ.get("CXX", "g++")
+    if shutil.which(compiler) is None:
+        raise InputError(f"C++ engine: compiler {compiler!r} not found; install g++ (apt-get install g++) or set CXX")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(f".{os.getpid()}.tmp")
+    cmd = [compiler, *FLAGS, "-I", str(SRC), *map(str, (SRC / "ops").glob("*.cpp")), "-o", str(tmp)]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    if res.returncode != 0:
+        raise RuntimeError(f"C++ engine build failed:\n{' '.join(cmd)}\n{res.stderr}")
+    os.replace(tmp, out)
+    return out
+
+
+@lru_cache(maxsize=1)
+def library() -> C.CDLL:
+    lib = C.CDLL(str(build()))
+    for name, args in SIGNATURES.items():
+        fn = getattr(lib, name)
+        fn.argtypes = args
+        fn.restype = None
+    return lib
+
+
+def _c8(a) -> np.ndarray:
+    return np.ascontiguousarray(a, dtype=np.int8)
+
+
+def _c32(a, n: int) -> np.ndarray:
+    return np.ascontiguousarray(np.broadcast_to(np.asarray(a, dtype=np.int32), (n,)))
+
+
+def _rescale(p, x: np.ndarray, lo: int, hi: int, rounding: int) -> np.ndarray:
+    x = _c8(x)
+    y = np.empty_like(x)
+    if p is None:
+        library().npr_rescale(x, x.size, 0, 0, 0, 0, 0, lo, hi, rounding, y)
+    else:
+        library().npr_rescale(x, x.size, 1, p["input_zero_point"], p["multiplier"], p["shift"],
+                              p["output_zero_point"], lo, hi, rounding, y)
+    return y
+
+
+# ----- one function per op kind, mirroring engine/ops/<op>.py ---------------------------------
+def _conv(op, xs, r):
+    p, x = op.params, _c8(xs[0])
+    w = _c8(p["weight"])
+    n, c, h, wd = x.shape
+    o, cg, kh, kw = w.shape
+    (sh, sw), (dh, dw), (pt, pl, pb, pr) = p["strides"], p["dilations"], p["pads"]
+    oh = (h + pt + pb - dh * (kh - 1) - 1) // sh + 1
+    ow = (wd + pl + pr - dw * (kw - 1) - 1) // sw + 1
+    y = np.empty((n, o, oh, ow), np.int8)
+    library().npr_conv(x, n, c, h, wd, w, o, cg, kh, kw, _c32(p["bias"], o), sh, sw, dh, dw, pt, pl, oh, ow,
+                       p["group"], p["input_zero_point"], p["output_zero_point"], _c32(p["multiplier"], o),
+                       _c32(p["shift"], o), p["act_min"], p["act_max"], r, y)
+    return y
+
+
+def _gemm(op, xs, r):
+    p, x = op.params, _c8(xs[0])
+    w = _c8(p["weight"])
+    o, k = w.shape
+    lead = x.shape[:-1]
+    n = int(np.prod(lead)) if lead else 1
+    y = np.empty((*lead, o), np.int8)
+    library().npr_gemm(x, n, k, w, o, _c32(p["bias"], o), p["input_zero_point"], p["output_zero_point"],
+                       _c32(p["multiplier"], o), _c32(p["shift"], o), p["act_min"], p["act_max"], r, y)
+    return y
+
+
+def _add(op, xs, r):
+    p = op.params
+    a, b = (_c8(v) for v in np.broadcast_arrays(xs[0], xs[1]))
+    y = np.empty_like(a)
+    library().npr_add(a, b, a.size, p["input1_zero_point"], p["input2_zero_point"], p["left_shift"],
+                      p["input1_multiplier"], p["input1_shift"], p["input2_multiplier"], p["input2_shift"],
+                      p["output_multiplier"], p["output_shift"], p["output_zero_point"], p["act_min"], p["act_max"],
+                      r, y)
+    return y
+
+
+def _mul(op, xs, r):
+    p = op.params
+    a, b = (_c8(v) for v in np.broadcast_arrays(xs[0], xs[1]))
+    y = np.empty_like(a)
+    library().npr_mul(a, b, a.size, p["input1_zero_point"], p["input2_zero_point"], p["multiplier"], p["shift"],
+                      p["output_zero_point"], p["act_min"], p["act_max"], r, y)
+    return y
+
+
+def _pool(fn_name):
+    def run(op, xs, r):
+        p, x = op.params, _c8(xs[0])
+        n, c, h, w = x.shape
+        (kh, kw), (sh, sw), (pt, pl, pb, pr) = p["kernel"], p["strides"], p["pads"]
+        oh, ow = (h + pt + pb - kh) // sh + 1, (w + pl + pr - kw) // sw + 1
+        y = np.empty((n, c, oh, ow), np.int8)
+        getattr(library(), fn_name)(x, n, c, h, w, kh, kw, sh, sw, pt, pl, oh, ow, y)
+        return _rescale(p["rescale"], y, p["act_min"], p["act_max"], r)
+    return run
+
+
+def _mean(op, xs, r):
+    p, x = op.params, _c8(xs[0])
+    n, c, h, w = x.shape
+    y = np.empty((n, c, 1, 1) if p["keepdims"] else (n, c), np.int8)
+    library().npr_mean(x, n * c, h * w, p["input_zero_point"], p["multiplier"], p["shift"], p["output_zero_point"],
+                       p["act_min"], p["act_max"], r, y)
+    return y
+
+
+def _reshape(op, xs, r):
+    p = op.params
+    x = _c8(xs[0])
+    return _rescale(p["rescale"], x.reshape(x.shape[0], *p["shape"]), p["act_min"], p["act_max"], r)
+
+
+def _transpose(op, xs, r):
+    p, x = op.params, _c8(xs[0])
+    perm = np.asarray(p["perm"], np.int32)
+    y = np.empty(tuple(x.shape[i] for i in perm), np.int8)
+    library().npr_transpose(x, x.ndim, np.asarray(x.shape, np.int64), perm, y)
+    return _rescale(p["rescale"], y, p["act_min"], p["act_max"], r)
+
+
+def _concat(op, xs, r):
+    p = op.params
+    parts = [_rescale(rs, x, p["act_min"], p["act_max"], r) for rs, x in zip(p["rescales"], xs)]
+    ax = p["axis"]
+    shape = list(parts[0].shape)
+    sizes = np.asarray([q.shape[ax] for q in parts], np.int64)
+    shape[ax] = int(sizes.sum())
+    y = np.empty(shape, np.int8)
+    ptrs = (C.c_void_p * len(parts))(*[q.ctypes.data for q in parts])
+    library().npr_concat(ptrs, sizes, len(parts), int(np.prod(shape[:ax])), int(np.prod(shape[ax + 1:])), y)
+    return y
+
+
+def _rescale_op(op, xs, r):
+    return _rescale(op.params["rescale"], xs[0], op.params["act_min"], op.params["act_max"], r)
+
+
+def _lut(op, xs, r):
+    x = _c8(xs[0])
+    y = np.empty_like(x)
+    library().npr_lut(x, x.size, _c8(op.params["table"]), y)
+    return y
+
+
+def _quantize(op, xs, r):
+    if xs[0].dtype == np.int8:
+        return xs[0]
+    p = op.params
+    x = np.ascontiguousarray(xs[0], dtype=np.float32)
+    y = np.empty(x.shape, np.int8)
+    library().npr_quantize(x, x.size, float(p["scale"]), p["zero_point"], 0 if p["mode"] == "half_away" else 1, y)
+    return y
+
+
+KERNELS = {
+    "Quantize": _quantize, "Conv": _conv, "Gemm": _gemm, "Add": _add, "Mul": _mul, "Concat": _concat,
+    "MaxPool": _pool("npr_maxpool"), "AveragePool": _pool("npr_avgpool"), "Mean": _mean, "Reshape": _reshape,
+    "Transpose": _transpose, "Rescale": _rescale_op, "Lut": _lut,
+}
+
+
+def run_op(op: IntOp, inputs: list[np.ndarray]) -> np.ndarray:
+    kernel = KERNELS.get(op.kind)
+    if kernel is None:
+        raise InputError(f"op {op.name}: kind {op.kind} has no C++ kernel; use the NumPy engine")
+    return kernel(op, inputs, ROUNDING_CODE[op.rounding])
+
+
+def run(graph: IntGraph, x: np.ndarray, keep: bool = True) -> dict[str, np.ndarray]:
+    """Same contract as ``numpy_engine.run``."""
+    x = np.asarray(x)
+    if x.ndim != len(graph.input_shape) or tuple(x.shape[1:]) != tuple(graph.input_shape[1:]):
+        raise InputError(f"input {graph.input}: shape {tuple(x.shape)} does not match the graph's "
+                         f"{tuple(graph.input_shape)} (any batch size allowed)")
+    values: dict[str, np.ndarray] = {graph.input: x}
+    for op in graph.ops:
+        values[op.outputs[0]] = run_op(op, [values[i] for i in op.inputs])
+    if keep:
+        values.pop(graph.input)
+        return values
+    return {o: values[o] for o in graph.outputs}

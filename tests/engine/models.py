@@ -1,0 +1,83 @@
+"""Small float models built with onnx.helper and quantised with onnxruntime (QDQ), for engine tests."""
+from __future__ import annotations
+
+import numpy as np
+import onnx
+from onnx import TensorProto as T
+from onnx import helper as h
+from onnx import numpy_helper as nh
+
+
+def _init(rng, name, shape, scale=0.3):
+    return nh.from_array((rng.standard_normal(shape) * scale).astype(np.float32), name)
+
+
+def cnn() -> onnx.ModelProto:
+    """Conv (regular, depthwise strided, 1x1, 3x3), Relu/Clip, Add, MaxPool, AveragePool, GAP, Flatten, Gemm."""
+    rng = np.random.default_rng(0)
+    inits = [_init(rng, "w1", (8, 1, 3, 3)), _init(rng, "b1", (8,), 0.1), _init(rng, "w2", (8, 1, 3, 3)),
+             _init(rng, "b2", (8,), 0.1), _init(rng, "w3", (16, 8, 1, 1)), _init(rng, "b3", (16,), 0.1),
+             _init(rng, "w4", (16, 4, 3, 3), 0.2), _init(rng, "b4", (16,), 0.1), _init(rng, "wf", (10, 16)),
+             _init(rng, "bf", (10,), 0.1), nh.from_array(np.array(0, np.float32), "lo"),
+             nh.from_array(np.array(6, np.float32), "hi")]
+    nodes = [
+        h.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]), h.make_node("Relu", ["c1"], ["r1"]),
+        h.make_node("Conv", ["r1", "w2", "b2"], ["c2"], pads=[1, 1, 1, 1], group=8, strides=[2, 2]),
+        h.make_node("Clip", ["c2", "lo", "hi"], ["r2"]),
+        h.make_node("Conv", ["r2", "w3", "b3"], ["c3"]),
+        h.make_node("Conv", ["c3", "w4", "b4"], ["c4"], pads=[1, 1, 1, 1], group=4),
+        h.make_node("Relu", ["c4"], ["r4"]),
+        h.make_node("Add", ["r4", "c3"], ["a"]),
+        h.make_node("MaxPool", ["a"], ["mp"], kernel_shape=[2, 2], strides=[2, 2]),
+        h.make_node("AveragePool", ["mp"], ["ap"], kernel_shape=[3, 3], strides=[1, 1], pads=[1, 1, 1, 1]),
+        h.make_node("GlobalAveragePool", ["ap"], ["g"]), h.make_node("Flatten", ["g"], ["f"]),
+        h.make_node("Gemm", ["f", "wf", "bf"], ["y"], transB=1)]
+    return _model(nodes, inits, [1, 10])
+
+
+def elementwise() -> onnx.ModelProto:
+    """Mul, Concat, Transpose, Reshape, Sigmoid, LeakyRelu, MatMul."""
+    rng = np.random.default_rng(1)
+    inits = [_init(rng, "w1", (4, 1, 3, 3)), _init(rng, "b1", (4,), 0.1), _init(rng, "wm", (8 * 14 * 14, 10), 0.05),
+             nh.from_array(np.array([1, 14 * 14 * 8], np.int64), "shape")]
+    nodes = [
+        h.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1], strides=[2, 2]),
+        h.make_node("Sigmoid", ["c1"], ["s"]), h.make_node("Mul", ["c1", "s"], ["m"]),
+        h.make_node("LeakyRelu", ["c1"], ["lr"], alpha=0.1),
+        h.make_node("Concat", ["m", "lr"], ["cat"], axis=1),
+        h.make_node("Transpose", ["cat"], ["t"], perm=[0, 2, 3, 1]),
+        h.make_node("Reshape", ["t", "shape"], ["rs"]),
+        h.make_node("MatMul", ["rs", "wm"], ["y"])]
+    return _model(nodes, inits, [1, 10])
+
+
+def _model(nodes, inits, out_shape) -> onnx.ModelProto:
+    g = h.make_graph(nodes, "test", [h.make_tensor_value_info("x", T.FLOAT, [1, 1, 28, 28])],
+                     [h.make_tensor_value_info("y", T.FLOAT, out_shape)], inits)
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", 13)])
+    m.ir_version = 8
+    onnx.checker.check_model(m)
+    return m
+
+
+def calibration(n: int = 16, seed: int = 7) -> np.ndarray:
+    return np.random.default_rng(seed).standard_normal((n, 1, 1, 28, 28)).astype(np.float32)
+
+
+def quantize(model: onnx.ModelProto, tmp_path, per_channel: bool = True) -> onnx.ModelProto:
+    """onnxruntime quantize_static QDQ: int8 asymmetric activations, int8 symmetric weights."""
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+
+    class Reader(CalibrationDataReader):
+        def __init__(self):
+            self.it = iter([{"x": b} for b in calibration()])
+
+        def get_next(self):
+            return next(self.it, None)
+
+    src, dst = tmp_path / "float.onnx", tmp_path / "qdq.onnx"
+    onnx.save(model, src)
+    quantize_static(str(src), str(dst), Reader(), quant_format=QuantFormat.QDQ, activation_type=QuantType.QInt8,
+                    weight_type=QuantType.QInt8, per_channel=per_channel,
+                    extra_options={"WeightSymmetric": True, "ActivationSymmetric": False})
+    return onnx.load(dst)

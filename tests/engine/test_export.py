@@ -1,0 +1,87 @@
+"""Integer export: op kinds, declared rounding, integer parameter types, save/load, bad input."""
+import numpy as np
+import onnx
+import pytest
+
+from npuready.engine import intgraph, numpy_engine
+from npuready.engine.export import export_integer_graph
+from npuready.errors import InputError
+
+
+def test_cnn_exports_expected_ops_with_declared_rounding(qdq_models):
+    g = export_integer_graph(qdq_models["cnn"], rounding="single")
+    assert [op.kind for op in g.ops] == ["Quantize", "Conv", "Conv", "Conv", "Conv", "Add", "MaxPool",
+                                         "AveragePool", "Mean", "Reshape", "Gemm"]
+    assert set(g.roundings().values()) == {"single"} and g.rounding == "single"
+    conv = g.ops[1]
+    assert conv.params["weight"].dtype == np.int8 and conv.params["bias"].dtype == np.int32
+    assert conv.params["multiplier"].shape == (8,) and conv.params["multiplier"].dtype == np.int32
+    assert np.all(conv.params["multiplier"] >= 1 << 30)
+    depthwise = g.ops[2]
+    assert depthwise.params["group"] == 8 and depthwise.params["strides"] == [2, 2]
+
+
+def test_fused_relu_becomes_clamp(qdq_models):
+    g = export_integer_graph(qdq_models["cnn"])
+    for op in g.ops[1:]:
+        lo = op.params.get("act_min", -128)
+        assert -128 <= lo <= op.params.get("act_max", 127) <= 127
+
+
+def test_elementwise_exports_lut_mul_concat_transpose(qdq_models):
+    g = export_integer_graph(qdq_models["elementwise"])
+    kinds = [op.kind for op in g.ops]
+    assert kinds == ["Quantize", "Conv", "Lut", "Lut", "Mul", "Concat", "Transpose", "Reshape", "Gemm"]
+    sigmoid = g.ops[2]
+    assert sigmoid.params["table"].shape == (256,) and sigmoid.params["function"] == "Sigmoid"
+
+
+def test_save_load_roundtrip_runs_identically(qdq_models, tmp_path):
+    g = export_integer_graph(qdq_models["elementwise"])
+    path = intgraph.save(g, tmp_path / "g.npz")
+    g2 = intgraph.load(path)
+    x = np.random.default_rng(0).standard_normal((2, 1, 28, 28)).astype(np.float32)
+    a, b = numpy_engine.run(g, x), numpy_engine.run(g2, x)
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+    assert g2.roundings() == g.roundings()
+
+
+def test_conv_matches_naive_integer_loop(qdq_models):
+    g = export_integer_graph(qdq_models["cnn"])
+    op = g.ops[4]  # grouped 3x3 conv, group 4
+    p = op.params
+    x = np.random.default_rng(5).integers(-128, 128, size=(1, 16, 5, 5)).astype(np.int8)
+    from npuready.engine.ops import conv
+
+    acc = conv.accumulate(p, x)
+    w, zp = p["weight"].astype(int), p["input_zero_point"]
+    cg = w.shape[1]
+    for oc in (0, 5, 15):
+        gi = oc // (16 // p["group"])
+        for oy, ox in ((0, 0), (2, 3), (4, 4)):
+            s = int(p["bias"][oc])
+            for ic in range(cg):
+                for ky in range(3):
+                    for kx in range(3):
+                        iy, ix = oy - 1 + ky, ox - 1 + kx
+                        if 0 <= iy < 5 and 0 <= ix < 5:
+                            s += (int(x[0, gi * cg + ic, iy, ix]) - zp) * int(w[oc, ic, ky, kx])
+            assert int(acc[0, oc, oy, ox]) == s
+
+
+def test_float_model_is_refused_with_input_error():
+    from models import cnn
+
+    with pytest.raises(InputError, match="not followed by a QuantizeLinear"):
+        export_integer_graph(cnn())
+
+
+def test_unknown_rounding_is_refused(qdq_models):
+    with pytest.raises(InputError, match="unknown"):
+        export_integer_graph(qdq_models["cnn"], rounding="stochastic")
+
+
+def test_wrong_input_shape_is_refused(qdq_models):
+    g = export_integer_graph(qdq_models["cnn"])
+    with pytest.raises(InputError, match="does not match"):
+        numpy_engine.run(g, np.zeros((1, 3, 28, 28), np.float32))
