@@ -1,0 +1,79 @@
+"""Unary activations: Relu, Clip, Sigmoid, Tanh, HardSwish, LeakyRelu, Gelu, Softmax.
+
+The output keeps the input's axis order. int8 LOGISTIC and SOFTMAX need output scale 1/256 and
+zero point -128, TANH 1/128 and 0 (TFLite kernel requirements); a QDQ model with other output
+parameters gets a requantize recorded in ``adjustments``. Clip other than (0,6)/(0,inf)/(-1,1) is
+MAXIMUM + MINIMUM (float only).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from ai_edge_litert import schema_py_generated as fb
+
+from npuready.errors import InputError
+from npuready.graph.view import Node
+from npuready.tflite.builder import QParams
+from npuready.tflite.context import Const, Context, identity
+from npuready.tflite.ops.common import ACT, activation_code, clip_bounds, tfl_shape
+
+SIGMOID_Q = QParams.of(1.0 / 256.0, -128)
+TANH_Q = QParams.of(1.0 / 128.0, 0)
+ACT_OP = {ACT.RELU: "RELU", ACT.RELU6: "RELU6", ACT.RELU_N1_TO_1: "RELU_N1_TO_1"}
+
+
+def lower_activation(ctx: Context, node: Node) -> None:
+    x = ctx.value(node.inputs[0])
+    out = node.outputs[0]
+    shape = tfl_shape(ctx, out, x.perm)
+    op = node.op_type
+    if op in ("Relu", "Clip"):
+        code = activation_code(ctx, node)
+        if code is not None:
+            ctx.op(ACT_OP[code], [x.index], [ctx.new_value(out, shape, x.perm)])
+            return
+        if ctx.int8:
+            raise InputError(f"node {node.name!r} (Clip): bounds {clip_bounds(ctx, node)}; int8 export supports "
+                             "Clip(0,6), Clip(0,inf), Clip(-1,1)")
+        lo, hi = clip_bounds(ctx, node)
+        cur = x.index
+        if lo > -math.inf:
+            nxt = ctx.tmp(f"{out}#lo", shape, None) if hi < math.inf else ctx.new_value(out, shape, x.perm)
+            ctx.op("MAXIMUM", [cur, ctx.add_const(f"{out}#min", Const(np.array(lo, np.float32)))], [nxt])
+            cur = nxt
+        if hi < math.inf:
+            ctx.op("MINIMUM", [cur, ctx.add_const(f"{out}#max", Const(np.array(hi, np.float32)))],
+                   [ctx.new_value(out, shape, x.perm)])
+        return
+    if op == "Sigmoid":
+        ctx.emit_fixed_out("LOGISTIC", [x.index], None, out, shape, x.perm, SIGMOID_Q)
+    elif op == "Tanh":
+        ctx.emit_fixed_out("TANH", [x.index], None, out, shape, x.perm, TANH_Q)
+    elif op == "HardSwish":
+        ctx.op("HARD_SWISH", [x.index], [ctx.new_value(out, shape, x.perm)])
+    elif op == "LeakyRelu":
+        ctx.op("LEAKY_RELU", [x.index], [ctx.new_value(out, shape, x.perm)],
+               fb.LeakyReluOptionsT(alpha=float(node.attr("alpha", 0.01))))
+    elif op == "Gelu":
+        approx = node.attr("approximate", "none") == "tanh"
+        ctx.op("GELU", [x.index], [ctx.new_value(out, shape, x.perm)], fb.GeluOptionsT(approximate=approx))
+    else:
+        raise InputError(f"node {node.name!r}: activation {op} is not exported")
+
+
+def lower_softmax(ctx: Context, node: Node) -> None:
+    rank = len(ctx.shape(node.inputs[0]))
+    axis = int(node.attr("axis", -1 if ctx.graph.opsets.get("", 13) >= 13 else 1)) % rank
+    if ctx.graph.opsets.get("", 13) < 13 and axis != rank - 1:
+        raise InputError(f"node {node.name!r} (Softmax): opset < 13 flattens from axis {axis}; only the last "
+                         "axis is exported")
+    x = ctx.value(node.inputs[0])
+    if x.perm.index(axis) != rank - 1:
+        x = ctx.value(node.inputs[0], identity(rank))
+        if axis != rank - 1:
+            raise InputError(f"node {node.name!r} (Softmax): axis {axis} is not the last axis; TFLite SOFTMAX "
+                             "works on the last axis (transpose first)")
+    out = node.outputs[0]
+    ctx.emit_fixed_out("SOFTMAX", [x.index], fb.SoftmaxOptionsT(beta=1.0), out,
+                       tfl_shape(ctx, out, x.perm), x.perm, SIGMOID_Q)

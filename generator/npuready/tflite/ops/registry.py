@@ -1,0 +1,44 @@
+"""Explicit table: ONNX op type (default domain) → converter ``f(ctx, node)``."""
+from __future__ import annotations
+
+from npuready.tflite.ops.activation import lower_activation, lower_softmax
+from npuready.tflite.ops.conv import lower_conv
+from npuready.tflite.ops.elementwise import lower_batchnorm, lower_binary
+from npuready.tflite.ops.gemm import lower_gemm, lower_matmul
+from npuready.tflite.ops.pool import lower_global_pool, lower_pool, lower_reduce
+from npuready.tflite.ops.shape import lower_concat, lower_identity, lower_reshape, lower_transpose
+
+CONVERTERS = {
+    "Conv": lower_conv,
+    "Gemm": lower_gemm,
+    "MatMul": lower_matmul,
+    "Add": lower_binary,
+    "Sub": lower_binary,
+    "Mul": lower_binary,
+    "Div": lower_binary,
+    "Max": lower_binary,
+    "Min": lower_binary,
+    "BatchNormalization": lower_batchnorm,
+    "MaxPool": lower_pool,
+    "AveragePool": lower_pool,
+    "GlobalAveragePool": lower_global_pool,
+    "GlobalMaxPool": lower_global_pool,
+    "ReduceMean": lower_reduce,
+    "ReduceMax": lower_reduce,
+    "Relu": lower_activation,
+    "Clip": lower_activation,
+    "Sigmoid": lower_activation,
+    "Tanh": lower_activation,
+    "HardSwish": lower_activation,
+    "LeakyRelu": lower_activation,
+    "Gelu": lower_activation,
+    "Softmax": lower_softmax,
+    "Reshape": lower_reshape,
+    "Flatten": lower_reshape,
+    "Squeeze": lower_reshape,
+    "Unsqueeze": lower_reshape,
+    "Transpose": lower_transpose,
+    "Concat": lower_concat,
+    "Identity": lower_identity,
+    "Dropout": lower_identity,
+}
