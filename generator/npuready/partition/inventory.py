@@ -1,0 +1,94 @@
+"""What left the NPU graph: every CPU-placed node, the computation it performs, and the
+``npuready.runtime`` function (or plain NumPy) that implements it on the CPU. A node with no CPU
+implementation is flagged (``cpu_function is None``): that computation would have to be written
+before the model can ship (seed 000: "what leaves the graph must exist on the CPU").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from npuready.graph import Graph, Node
+
+NUMPY = "numpy (builtin)"
+RT = "npuready.runtime."
+
+# op_type -> (computation, implementation) when the context does not matter
+_FIXED: dict[str, tuple[str, str]] = {
+    "Sigmoid": ("sigmoid on scores / logits", RT + "activations.sigmoid"),
+    "Softmax": ("softmax", RT + "activations.softmax"),
+    "Relu": ("relu", RT + "activations.relu"),
+    "ArgMax": ("argmax (class decoding)", RT + "select.argmax"),
+    "TopK": ("top-k selection", RT + "select.topk"),
+    "ReduceMax": ("max over classes", RT + "select.reduce_max"),
+    "NonMaxSuppression": ("non-maximum suppression", RT + "nms.nms_onnx"),
+}
+_DATA_MOVEMENT = frozenset({"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Concat", "Split", "Slice", "Gather",
+                            "GatherElements", "GatherND", "Identity", "Expand", "Tile", "Shape", "Size"})
+_ARITH = frozenset({"Add", "Sub", "Mul", "Div"})
+
+
+@dataclass(frozen=True)
+class InventoryItem:
+    part: str  # head | cpu_<k> | tail | cpu
+    node: str
+    op_type: str
+    computation: str
+    cpu_function: str | None  # dotted name in npuready.runtime, "numpy (builtin)", or None = missing
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"part": self.part, "node": self.node, "op_type": self.op_type, "computation": self.computation,
+                "cpu_function": self.cpu_function, "missing": self.cpu_function is None}
+
+
+def build_inventory(graph: Graph, segments: Iterable) -> list[InventoryItem]:
+    by_name = {n.name: n for n in graph.nodes}
+    items = []
+    for seg in segments:
+        if seg.device != "cpu":
+            continue
+        members = set(seg.nodes)
+        for name in seg.nodes:
+            node = by_name[name]
+            computation, fn = classify(graph, node, seg.name, members)
+            items.append(InventoryItem(seg.name, name, node.op_type, computation, fn))
+    return items
+
+
+def classify(graph: Graph, node: Node, part: str, members: set[str]) -> tuple[str, str | None]:
+    op = node.op_type
+    if not node.is_standard:
+        return f"custom operator {node.domain}:{op}", None
+    if op in _FIXED:
+        return _FIXED[op]
+    if op == "Cast":
+        src = graph.info(node.inputs[0]).dtype if node.inputs else None
+        if src in ("uint8", "int8"):
+            return f"{src}→float conversion", RT + "preprocess.to_float"
+        return "type conversion", NUMPY
+    if op == "Transpose":
+        if list(node.attr("perm", [])) == [0, 3, 1, 2]:
+            return "layout change NHWC→NCHW", RT + "preprocess.nhwc_to_nchw"
+        return "transpose", NUMPY
+    if op in _ARITH:
+        if part == "head":
+            return "input scaling / mean-std normalisation", RT + "preprocess.normalize"
+        if _near_box_decode(graph, node, members):
+            return "box decoding (dist2bbox-style)", RT + "decode.dist2bbox"
+        return "element-wise arithmetic", NUMPY
+    if op in _DATA_MOVEMENT:
+        return "reshape / indexing", NUMPY
+    return f"{op} (no CPU implementation in npuready.runtime)", None
+
+
+def _near_box_decode(graph: Graph, node: Node, members: set[str]) -> bool:
+    """Arithmetic fed by a Split or feeding a Concat inside the same CPU part: the dist2bbox pattern."""
+    for i in node.inputs:
+        p = graph.producers.get(i)
+        if p is not None and p.name in members and p.op_type == "Split":
+            return True
+    for o in node.outputs:
+        for c in graph.consumers.get(o, ()):
+            if c.name in members and c.op_type == "Concat":
+                return True
+    return False

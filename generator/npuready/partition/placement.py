@@ -1,0 +1,113 @@
+"""Where each node runs: NPU, CPU, or "folded" (a compile-time constant that follows its consumers).
+
+Decisions, in order (the first that applies wins; ``reason`` records it):
+
+1. **folded** — ``Constant`` nodes, ``Shape``/``Size`` of a tensor whose shape is static, and any node
+   whose inputs are all initializers or folded values (e.g. a Shape→Gather→Concat chain feeding a
+   Reshape). They compute a value known before inference, so they never cross a CPU↔NPU boundary:
+   extraction copies them into every part that reads them and they belong to no segment.
+2. **cpu: lint** — the node has an ERROR finding from ``npuready.lint`` (``LintReport.blocked_nodes``).
+3. **cpu: domain / subgraph** — custom-domain operators and control flow (If/Loop/Scan).
+4. **cpu: dynamic shape** — an input or output whose shape is not fully static (NPU buffers are planned
+   statically; onnxruntime's usability checker applies the same condition).
+5. **cpu: unsupported** — ``target.runs_on_npu(op_type)`` is false.
+6. **npu** — everything else.
+
+With ``edges="cpu"`` a last pass moves the body's outer edges to the CPU: every NPU node that has no
+MAC-op (Conv/ConvTranspose/Gemm/MatMul) ancestor (pre-processing: scaling, normalisation, layout) or no
+MAC-op descendant (post-processing: sigmoid, decoding) — the "export logits, decode on the CPU" design.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from npuready.graph import Graph, Node
+from npuready.partition.macs import MAC_OPS
+from npuready.targets import Target
+
+NPU, CPU, FOLDED = "npu", "cpu", "folded"
+EDGE_POLICIES = ("npu", "cpu")
+_NONDETERMINISTIC = frozenset({"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli"})
+
+
+@dataclass(frozen=True)
+class Placement:
+    node: str
+    op_type: str
+    device: str  # npu | cpu | folded
+    reason: str
+
+
+def folded_nodes(graph: Graph) -> set[str]:
+    """Names of nodes whose outputs are known before inference (see module docstring, rule 1)."""
+    const_values = set(graph.initializer_names)
+    folded: set[str] = set()
+    for node in graph.nodes:
+        if not node.is_standard or node.subgraphs or node.op_type in _NONDETERMINISTIC:
+            continue
+        real = [i for i in node.inputs if i]
+        if node.op_type == "Constant":
+            ok = True
+        elif node.op_type in ("Shape", "Size"):
+            ok = bool(real) and graph.info(real[0]).is_static
+        else:
+            ok = bool(real) and all(i in const_values for i in real)
+        if ok:
+            folded.add(node.name)
+            const_values.update(o for o in node.outputs if o)
+    return folded
+
+
+def _static(graph: Graph, names) -> bool:
+    return all(graph.info(n).is_static for n in names if n)
+
+
+def place(graph: Graph, target: Target, lint_errors: Mapping[str, tuple[str, ...]], edges: str = "npu") -> dict[str, Placement]:
+    """Placement of every main-graph node. ``lint_errors`` maps node name → ERROR rule ids."""
+    folded = folded_nodes(graph)
+    const_values = set(graph.initializer_names) | {o for n in graph.nodes if n.name in folded for o in n.outputs}
+    out: dict[str, Placement] = {}
+    for node in graph.nodes:
+        out[node.name] = Placement(node.name, node.op_type, *_decide(graph, target, node, folded, const_values, lint_errors))
+    if edges == "cpu":
+        _edges_to_cpu(graph, out)
+    return out
+
+
+def _decide(graph: Graph, target: Target, node: Node, folded: set[str], const_values: set[str],
+            lint_errors: Mapping[str, tuple[str, ...]]) -> tuple[str, str]:
+    if node.name in folded:
+        return FOLDED, "folded: value known before inference (follows its consumers)"
+    if rules := lint_errors.get(node.name):
+        return CPU, "cpu: lint ERROR " + ",".join(sorted(set(rules)))
+    if not node.is_standard:
+        return CPU, f"cpu: custom domain '{node.domain}'"
+    if node.subgraphs:
+        return CPU, "cpu: control flow with subgraphs"
+    runtime_values = [i for i in node.inputs if i and i not in const_values] + [o for o in node.outputs if o]
+    if not _static(graph, runtime_values):
+        return CPU, "cpu: dynamic or unknown shape"
+    if not target.runs_on_npu(node.op_type):
+        return CPU, f"cpu: {node.op_type} not supported by target {target.name}"
+    return NPU, "npu: supported"
+
+
+def _edges_to_cpu(graph: Graph, placements: dict[str, Placement]) -> None:
+    producers, consumers = graph.producers, graph.consumers
+    mac_ancestor: dict[str, bool] = {}
+    for node in graph.nodes:  # topological order
+        mac_ancestor[node.name] = node.op_type in MAC_OPS or any(
+            mac_ancestor.get(producers[i].name, False) for i in node.inputs if i in producers)
+    mac_descendant: dict[str, bool] = {}
+    for node in reversed(graph.nodes):
+        mac_descendant[node.name] = node.op_type in MAC_OPS or any(
+            mac_descendant.get(c.name, False) for o in node.outputs for c in consumers.get(o, ()))
+    for node in graph.nodes:
+        p = placements[node.name]
+        if p.device != NPU:
+            continue
+        if not mac_ancestor[node.name]:
+            placements[node.name] = Placement(p.node, p.op_type, CPU, "cpu: edges policy (pre-processing before the first MAC op)")
+        elif not mac_descendant[node.name]:
+            placements[node.name] = Placement(p.node, p.op_type, CPU, "cpu: edges policy (post-processing after the last MAC op)")
