@@ -15,6 +15,7 @@ from npuready.errors import InputError
 COMMANDS: dict[str, str] = {
     "lint": "npuready.commands.lint",
     "probes": "npuready.commands.probes",
+    "partition": "npuready.commands.partition",
     "targets": "npuready.commands.targets",
     "run": "npuready.commands.run",
 }
