@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "partition": "npuready.commands.partition",
     "targets": "npuready.commands.targets",
     "run": "npuready.commands.run",
+    "site": "npuready.commands.site",
 }
 
 

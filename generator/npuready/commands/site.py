@@ -1,0 +1,103 @@
+"""`npuready site [--out DIR] [--check]`: stored experiment JSON + docs → static site + docs/EXPERIMENTS.md.
+
+EXPERIMENTS.md is generated in memory first and the site renders the docs with that in-memory
+version, so one build is consistent and ``--check`` can regenerate everything and compare bytes.
+This module wires the renderer (npuready.site, which imports no pipeline code) to the docs generator
+and to the experiments' spec-freshness check.
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+from npuready.paths import site_dir
+from npuready.site.render import SiteBuild, render_site, stale_files, write_site
+from npuready.site.source import Doc, load_docs, load_experiments
+from npuready.site.vendor import VENDOR_FILES, missing_vendor_files
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "site", help="build the static workbench site (site/index.html) and docs/EXPERIMENTS.md",
+        description="Render experiments/*/result.json and docs/*.md into site/index.html (+ assets) and "
+                    "regenerate docs/EXPERIMENTS.md. Reads only stored JSON and Markdown; never runs the "
+                    "pipeline. Every number on the page opens its raw JSON record; a number without a JSON "
+                    "source fails the build. The page opens from file:// with zero network requests.",
+        epilog="Exit codes: 0 ok (or --check: everything fresh), 1 --check found stale results, docs or "
+               "site, 2 unusable input (malformed result.json, figure without a source).")
+    p.add_argument("--out", type=Path, default=None, help="output folder (default: site/ in the repository)")
+    p.add_argument("--experiments", type=Path, default=None, help="experiments folder (default: experiments/)")
+    p.add_argument("--docs", type=Path, default=None, help="docs folder (default: docs/)")
+    p.add_argument("--check", action="store_true",
+                   help="write nothing; fail when a spec changed without its result, or when "
+                        "docs/EXPERIMENTS.md or the site differ from what the current JSON renders to")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    exp_dir, docs_dir, out = _paths(args)
+    if args.check:
+        problems = check_all(exp_dir, docs_dir, out)
+        for line in problems:
+            print(line, file=sys.stderr)
+        if not problems:
+            print(f"site and docs/EXPERIMENTS.md are fresh ({out})")
+        return 1 if problems else 0
+    build, experiments_md = build_all(exp_dir, docs_dir)
+    for warning in build.warnings:
+        print(f"npuready site: warning: {warning}", file=sys.stderr)
+    written = write_all(build, experiments_md, docs_dir, out)
+    weight = sum(len(v) for v in build.files.values())
+    print(f"wrote {len(written)} files to {out} and {docs_dir / 'EXPERIMENTS.md'}: "
+          f"{build.figures} drillable numbers, {weight / 1024:.0f} KiB generated")
+    return 0
+
+
+def _paths(args: argparse.Namespace) -> tuple[Path, Path, Path]:
+    from npuready.paths import docs_dir, experiments_dir, site_dir
+
+    return (args.experiments or experiments_dir(), args.docs or docs_dir(), args.out or site_dir())
+
+
+EXPERIMENTS_MD = "EXPERIMENTS"
+
+
+def build_all(exp_dir: Path, docs_dir: Path) -> tuple[SiteBuild, str]:
+    from npuready.docs_gen.experiments import render_experiments_md
+
+    experiments = load_experiments(exp_dir)
+    experiments_md = render_experiments_md(experiments)
+    docs = load_docs(docs_dir)
+    docs[EXPERIMENTS_MD] = Doc(name=EXPERIMENTS_MD, text=experiments_md)
+    return render_site(experiments, docs), experiments_md
+
+
+def write_all(build: SiteBuild, experiments_md: str, docs_dir: Path, out: Path) -> list[Path]:
+    from npuready.atomic import write_text
+
+    written = write_site(build, out)
+    written.append(write_text(docs_dir / f"{EXPERIMENTS_MD}.md", experiments_md))
+    home = site_dir()
+    if out.resolve() != home.resolve():  # a build elsewhere still needs the committed chart runtime
+        for rel in VENDOR_FILES:
+            if (home / rel).is_file() and not (out / rel).is_file():
+                (out / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(home / rel, out / rel)
+    return written
+
+
+def check_all(exp_dir: Path, docs_dir: Path, out: Path) -> list[str]:
+    from npuready.experiments.freshness import stale_experiments
+
+    problems = list(stale_experiments(exp_dir))
+    build, experiments_md = build_all(exp_dir, docs_dir)
+    md_path = docs_dir / f"{EXPERIMENTS_MD}.md"
+    if not md_path.is_file() or md_path.read_text(encoding="utf-8") != experiments_md:
+        problems.append(f"{md_path}: not what the current experiment JSON renders to; run 'npuready site'")
+    problems += [f"{p}: not what the current experiment JSON renders to; run 'npuready site'"
+                 for p in stale_files(build, out)]
+    problems += [f"{p}: vendored chart runtime missing; run 'bash tools/vendor_js.sh'"
+                 for p in missing_vendor_files(out)]
+    return problems

@@ -1,0 +1,69 @@
+"""Altair charts built from a list stored in the result JSON (the chart's one source).
+
+The Vega-Lite spec is embedded in the page and drawn by the vendored vega-embed bundle.
+A chart names its source (experiment id + JSON pointer of the rows); the page shows a raw-JSON
+button for it. A missing source fails the build like any other figure.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+import altair as alt
+import pandas as pd
+
+from npuready.site.embed import script_json
+from npuready.site.numbers import Figures, MissingSource
+
+
+@dataclass(frozen=True)
+class ChartView:
+    key: str  # DOM id suffix, unique per page
+    exp_id: str
+    path: str
+    title: str
+    spec_json: str
+
+
+def bar_chart(fig: Figures, exp_id: str, path: str, x: str, y: str, title: str,
+              color: str | None = None, x_title: str | None = None, y_title: str | None = None,
+              horizontal: bool = True) -> ChartView:
+    rows = fig.value(exp_id, path)
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, dict) for r in rows):
+        raise MissingSource(f"site: chart '{title}' needs a list of records at {exp_id}:{path}")
+    fields = [f for f in (x, y, color) if f]
+    missing = [f for f in fields if any(f not in r for r in rows)]
+    if missing:
+        raise MissingSource(f"site: chart '{title}': field(s) {missing} missing in rows at {exp_id}:{path}")
+    frame = pd.DataFrame([{f: r[f] for f in fields} for r in rows])
+    if horizontal:
+        enc: dict[str, Any] = {"y": alt.Y(y, type="nominal", sort=None, title=y_title or y),
+                               "x": alt.X(x, type="quantitative", title=x_title or x)}
+    else:
+        enc = {"x": alt.X(x, type="nominal", sort=None, title=x_title or x),
+               "y": alt.Y(y, type="quantitative", title=y_title or y)}
+    enc["tooltip"] = [alt.Tooltip(f) for f in fields]
+    if color:
+        enc["color"] = alt.Color(color, type="nominal", title=color)
+    chart = alt.Chart(frame).mark_bar().encode(**enc).properties(
+        width="container", height=max(120, 22 * len(frame)) if horizontal else 220)
+    spec = chart.to_dict()
+    spec.pop("$schema", None)  # no URL in the page; the vendored bundle knows its version
+    key = f"{exp_id}-" + hashlib.sha256(f"{path}|{x}|{y}".encode()).hexdigest()[:10]
+    return ChartView(key=key, exp_id=exp_id, path=path, title=title, spec_json=script_json(spec))
+
+
+def dict_bar_chart(fig: Figures, exp_id: str, path: str, key: str, value: str, title: str) -> ChartView:
+    """A bar per entry of a stored ``{name: number}`` object (e.g. models per rule)."""
+    mapping = fig.value(exp_id, path)
+    if not isinstance(mapping, dict) or not mapping:
+        raise MissingSource(f"site: chart '{title}' needs a non-empty object at {exp_id}:{path}")
+    frame = pd.DataFrame({key: list(mapping), value: list(mapping.values())})
+    chart = alt.Chart(frame).mark_bar().encode(
+        y=alt.Y(key, type="nominal", sort=None, title=key), x=alt.X(value, type="quantitative", title=value),
+        tooltip=[alt.Tooltip(key), alt.Tooltip(value)]).properties(width="container", height=max(60, 24 * len(frame)))
+    spec = chart.to_dict()
+    spec.pop("$schema", None)
+    ckey = f"{exp_id}-" + hashlib.sha256(f"{path}|{key}|{value}".encode()).hexdigest()[:10]
+    return ChartView(key=ckey, exp_id=exp_id, path=path, title=title, spec_json=script_json(spec))

@@ -1,0 +1,79 @@
+"""The only way a number reaches the page: ``Figures.num(exp_id, json_pointer)``.
+
+It looks the value up in the stored result JSON and emits it inside a drill-down button carrying
+``data-exp`` and ``data-path``; the browser opens the raw JSON record from those two attributes.
+A pointer that does not resolve to a stored number raises :class:`MissingSource` and the build fails,
+so no figure can appear on the site without a JSON source.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping
+
+from markupsafe import Markup, escape
+
+from npuready.errors import InputError
+from npuready.site import pointer
+from npuready.site.fmt import format_number, is_number
+from npuready.site.source import Experiment
+
+
+class MissingSource(InputError):
+    """A template asked for a figure that is not in the stored JSON."""
+
+
+class Figures:
+    """Per-build emitter of numbers and raw-JSON controls; remembers what it emitted."""
+
+    def __init__(self, experiments: Mapping[str, Experiment]):
+        self._experiments = experiments
+        self.emitted: list[tuple[str, str]] = []
+
+    def has(self, exp_id: str, path: str = "") -> bool:
+        exp = self._experiments.get(exp_id)
+        return exp is not None and pointer.exists(exp.doc, path)
+
+    def value(self, exp_id: str, path: str) -> Any:
+        exp = self._experiments.get(exp_id)
+        if exp is None:
+            raise MissingSource(f"site: figure {exp_id}:{path} has no source; experiment '{exp_id}' has no "
+                                f"result.json (run 'npuready run {exp_id}' or guard the view with has())")
+        try:
+            return pointer.resolve(exp.doc, path)
+        except KeyError:
+            raise MissingSource(f"site: figure {exp_id}:{path} has no source; that path is not in "
+                                f"experiments/{exp_id}/result.json") from None
+
+    def num(self, exp_id: str, path: str, pct: bool = False, digits: int | None = None, unit: str = "") -> Markup:
+        value = self.value(exp_id, path)
+        if not is_number(value):
+            raise MissingSource(f"site: figure {exp_id}:{path} is not a number in the stored JSON "
+                                f"(found {json.dumps(value)[:60]})")
+        self.emitted.append((exp_id, path))
+        shown = format_number(value, pct=pct, digits=digits) + (f"\u2009{unit}" if unit else "")
+        attrs = f' data-scale="100"' if pct else ""
+        return Markup('<button type="button" class="num" data-exp="{e}" data-path="{p}"{a} '
+                      'title="view raw JSON: {e}{p}">{v}</button>').format(e=exp_id, p=path, a=Markup(attrs), v=shown)
+
+    def raw(self, exp_id: str, path: str = "", label: str = "raw JSON") -> Markup:
+        """A control opening any JSON record (object, list, string) at ``path``."""
+        self.value(exp_id, path)
+        return Markup('<button type="button" class="raw" data-exp="{e}" data-path="{p}" '
+                      'title="view raw JSON: {e}{p}">{l}</button>').format(e=exp_id, p=path or "", l=label)
+
+    def text(self, exp_id: str, path: str) -> Markup:
+        """A stored string, escaped (untrusted: model names, node names, messages)."""
+        value = self.value(exp_id, path)
+        return escape(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
+
+    def cell(self, exp_id: str, path: str, value: Any) -> Markup:
+        """Whatever sits at ``path``: a number gets num(), a string is escaped, a structure gets raw()."""
+        if is_number(value):
+            return self.num(exp_id, path)
+        if isinstance(value, str):
+            return escape(value)
+        if value is None or isinstance(value, bool):
+            return escape(json.dumps(value))
+        if isinstance(value, list) and all(isinstance(v, str) for v in value) and len(value) <= 8:
+            return escape(", ".join(value)) if value else Markup("<span class='dim'>none</span>")
+        return self.raw(exp_id, path, label="[ … ]" if isinstance(value, list) else "{ … }")

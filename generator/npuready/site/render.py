@@ -1,0 +1,153 @@
+"""Render the whole site in memory: ``{relative path: bytes}``. Deterministic (no clock, sorted input)."""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Mapping
+
+import jinja2
+from markupsafe import Markup
+
+from npuready.site import pointer
+from npuready.site.docs import DocPage, render_doc
+from npuready.site.embed import script_json
+from npuready.site.fmt import is_number
+from npuready.site.numbers import Figures, MissingSource
+from npuready.site.source import Doc, Experiment
+from npuready.site.tables import SectionView, section_view
+from npuready.site.vendor import VENDOR_FILES
+from npuready.site.views import KNOWN
+
+VIEW_TITLES = {
+    "models": "Model experiments",
+    "npu": "NPU analysis",
+    "integer": "Integer verification",
+    "records": "Experiment records",
+}
+VIEW_BLURBS = {
+    "models": "What changed in a model and how accuracy and cost moved.",
+    "npu": "Lint findings, CPU/NPU partitions and per-layer cost per target.",
+    "integer": "Float vs fake-quant vs integer: parity ladder, per-node mismatch, bit-exactness vs LiteRT.",
+    "records": "Every stored experiment with its provenance; search and filter, open any record's raw JSON.",
+}
+ASSETS = ("site.css", "site.js")
+AUTO_HEADLINE_NUMBERS = 4
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One experiment's block inside a view (hand-designed or generic) or a 'not run yet' placeholder."""
+
+    exp_id: str
+    title: str
+    view: str
+    present: bool
+    headlines: Markup = Markup("")
+    body: Markup = Markup("")
+    hand: bool = False
+
+
+@dataclass
+class SiteBuild:
+    files: dict[str, bytes]
+    figures: int
+    warnings: list[str] = field(default_factory=list)
+
+
+def _env() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("npuready.site", "templates"),
+        autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+        keep_trailing_newline=True)
+
+
+def auto_numbers(exp: Experiment) -> list[tuple[str, str]]:
+    """(label, pointer) of the first few scalar numbers of the results, for a generic headline."""
+    found: list[tuple[str, str]] = []
+
+    def walk(node: Any, path: str, label: list[str], depth: int) -> None:
+        for key, value in node.items():
+            if len(found) >= AUTO_HEADLINE_NUMBERS:
+                return
+            if is_number(value):
+                found.append((" ".join([*label, key]).replace("_", " "), pointer.join(path, key)))
+            elif isinstance(value, dict) and depth < 2:
+                walk(value, pointer.join(path, key), [*label, key], depth + 1)
+
+    for name, section in exp.results.items():
+        walk(section, pointer.join("/results", name), [] if name in ("summary", "headline") else [name], 0)
+    return found
+
+
+def _generic(env: jinja2.Environment, fig: Figures, exp: Experiment) -> tuple[Markup, Markup]:
+    macros = env.get_template("generic.j2").make_module({})
+    sections = [section_view(fig, exp.id, name, sec) for name, sec in exp.results.items()]
+    return (macros.headlines(fig, exp, auto_numbers(exp)), macros.body(fig, exp, sections))
+
+
+def _panel(env: jinja2.Environment, fig: Figures, exp: Experiment, warnings: list[str]) -> Panel:
+    known = KNOWN.get(exp.id)
+    template = f"views/{exp.id}.j2"
+    if known is not None and template in env.list_templates():
+        mark = len(fig.emitted)
+        try:
+            extra = known.prepare(fig, exp) if known.prepare else {}
+            macros = env.get_template(template).make_module({})
+            return Panel(exp.id, exp.title, exp.view, True, macros.headlines(fig, exp, extra),
+                         macros.body(fig, exp, extra), hand=True)
+        except (MissingSource, KeyError, IndexError, TypeError, AttributeError, jinja2.UndefinedError) as exc:
+            del fig.emitted[mark:]
+            warnings.append(f"{exp.id}: hand-designed view cannot read this result layout ({exc}); "
+                            f"showing the generic view — update {template}")
+    head, body = _generic(env, fig, exp)
+    return Panel(exp.id, exp.title, exp.view, True, head, body)
+
+
+def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc]) -> SiteBuild:
+    env = _env()
+    fig = Figures(experiments)
+    warnings: list[str] = []
+    panels = {exp_id: _panel(env, fig, exp, warnings) for exp_id, exp in sorted(experiments.items())}
+    views: dict[str, list[Panel]] = {v: [] for v in ("models", "npu", "integer")}
+    for exp_id, known in KNOWN.items():
+        if exp_id in panels:
+            continue
+        if known.view in views:
+            views[known.view].append(Panel(exp_id, known.title, known.view, False))
+    ordered = [i for i in KNOWN if i in panels] + [i for i in panels if i not in KNOWN]
+    for exp_id in ordered:
+        panel = panels[exp_id]
+        if panel.view in views:
+            views[panel.view].append(panel)
+    for v in views:  # present first (story order), then "not run yet"
+        views[v].sort(key=lambda p: not p.present)
+    records = {exp_id: [section_view(fig, exp_id, name, sec) for name, sec in exp.results.items()]
+               for exp_id, exp in sorted(experiments.items())}
+    doc_pages: list[DocPage] = [render_doc(d) for _, d in sorted(docs.items())]
+    assets = {f"assets/{name}": resources.files("npuready.site").joinpath("assets", name).read_bytes()
+              for name in ASSETS}
+    html = env.get_template("index.html.j2").render(
+        fig=fig, experiments=dict(sorted(experiments.items())), views=views, panels=panels, records=records,
+        docs=doc_pages, view_titles=VIEW_TITLES, view_blurbs=VIEW_BLURBS, known=KNOWN,
+        data={exp_id: Markup(script_json(exp.doc)) for exp_id, exp in sorted(experiments.items())},
+        vendor=VENDOR_FILES, asset_version={k: hashlib.sha256(v).hexdigest()[:12] for k, v in assets.items()})
+    files = {"index.html": html.encode("utf-8"), **assets}
+    return SiteBuild(files=files, figures=len(fig.emitted), warnings=warnings)
+
+
+def write_site(build: SiteBuild, out: Path) -> list[Path]:
+    from npuready.atomic import write_bytes
+
+    return [write_bytes(out / rel, data) for rel, data in sorted(build.files.items())]
+
+
+def stale_files(build: SiteBuild, out: Path) -> list[str]:
+    """Files under ``out`` that differ from what the renderer produces now (missing counts as stale)."""
+    stale = []
+    for rel, data in sorted(build.files.items()):
+        path = out / rel
+        if not path.exists() or path.read_bytes() != data:
+            stale.append(str(path))
+    return stale

@@ -1,0 +1,101 @@
+"""Generic rendering of any results section: a values table plus one table per list of records.
+
+Works for every experiment, known or not: scalars found through nested objects become
+``key → value`` rows; each list of objects becomes a table (pandas ``json_normalize`` flattens
+nested objects into columns). Every cell goes through :class:`Figures`, so numbers stay drillable.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+from markupsafe import Markup
+
+from npuready.site import pointer
+from npuready.site.fmt import is_number
+from npuready.site.numbers import Figures
+
+MAX_ROWS = 200
+_SEP = "\x1f"  # column separator json_normalize uses; cannot occur in JSON keys we render
+
+
+@dataclass(frozen=True)
+class Table:
+    title: str
+    path: str  # JSON pointer of the list (or the section for the values table)
+    columns: list[str]
+    rows: list[list[Markup]]
+    truncated: bool = False
+
+
+@dataclass(frozen=True)
+class SectionView:
+    name: str
+    path: str
+    evidence: str
+    tables: list[Table] = field(default_factory=list)
+
+
+def flatten(section: dict[str, Any], path: str) -> tuple[list[tuple[str, str, Any]], list[tuple[str, str, list]]]:
+    """Scalars reachable through nested objects as (label, pointer, value), and lists of records as
+    (label, pointer, rows). Lists of numbers stay scalars (one row); ``evidence`` is skipped."""
+    scalars: list[tuple[str, str, Any]] = []
+    lists: list[tuple[str, str, list]] = []
+
+    def walk(node: dict[str, Any], here: str, keys: list[str]) -> None:
+        for key, value in node.items():
+            if key == "evidence" and not keys:
+                continue
+            at = pointer.join(here, key)
+            label = ".".join([*keys, key])
+            if isinstance(value, dict) and value:
+                walk(value, at, [*keys, key])
+            elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+                lists.append((label, at, value))
+            else:
+                scalars.append((label, at, value))
+
+    walk(section, path, [])
+    return scalars, lists
+
+
+def section_view(fig: Figures, exp_id: str, name: str, section: dict[str, Any]) -> SectionView:
+    path = pointer.join("/results", name)
+    scalars, lists = flatten(section, path)
+    values: list[list[Markup]] = []
+    for label, at, value in scalars:
+        if isinstance(value, list) and value and all(is_number(v) for v in value) and len(value) <= 16:
+            cell = Markup(" ").join(fig.num(exp_id, pointer.join(at, i)) for i in range(len(value)))
+        else:
+            cell = fig.cell(exp_id, at, value)
+        values.append([Markup.escape(label), cell])
+    tables = [records_table(fig, exp_id, at, rows, title=label) for label, at, rows in lists]
+    if values:
+        tables.insert(0, Table(title="values", path=path, columns=["key", "value"], rows=values))
+    return SectionView(name=name, path=path, evidence=str(section.get("evidence")), tables=tables)
+
+
+def records_table(fig: Figures, exp_id: str, path: str, rows: list[dict[str, Any]], title: str = "",
+                  columns: list[str] | None = None, indices: list[int] | None = None) -> Table:
+    """A table of a list of objects (or of the rows at ``indices``); nested objects become ``a.b`` columns."""
+    picked = list(range(len(rows))) if indices is None else list(indices)
+    index = picked[:MAX_ROWS]
+    shown = [rows[i] for i in index]
+    frame = pd.json_normalize(shown, sep=_SEP, max_level=1)
+    cols = [c for c in frame.columns if columns is None or c.split(_SEP)[0] in columns]
+    if columns is not None:
+        cols.sort(key=lambda c: columns.index(c.split(_SEP)[0]))
+    body: list[list[Markup]] = []
+    for i, record in zip(index, shown):
+        line = []
+        for col in cols:
+            tokens = col.split(_SEP)
+            inner = pointer.join("", *tokens)
+            if pointer.exists(record, inner):
+                line.append(fig.cell(exp_id, pointer.join(path, i, *tokens), pointer.resolve(record, inner)))
+            else:
+                line.append(Markup(""))
+        body.append(line)
+    return Table(title=title, path=path, columns=[c.replace(_SEP, ".") for c in cols], rows=body,
+                 truncated=len(picked) > MAX_ROWS)

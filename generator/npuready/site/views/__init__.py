@@ -1,0 +1,38 @@
+"""Hand-designed views for the experiments the project knows about (explicit registry).
+
+Each known experiment has a template ``templates/views/<id>.j2`` defining two macros,
+``headlines(fig, E, x)`` (sentences for the first screen, numbers through ``fig.num``) and
+``body(fig, E, x)`` (its panel in its view), and optionally a ``prepare(fig, exp) -> dict`` that
+builds charts/tables for ``x``. An absent experiment shows "not run yet"; a stored experiment whose
+layout the hand view cannot read falls back to the generic view with a build warning.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from npuready.site.views import lint_corpus
+
+
+@dataclass(frozen=True)
+class Known:
+    view: str
+    title: str
+    prepare: Callable[..., dict[str, Any]] | None = None
+
+
+# Order inside each view follows the story: models → NPU analysis → integer verification.
+KNOWN: dict[str, Known] = {
+    "zoo-training": Known("models", "Model zoo training on Fashion-MNIST", None),
+    "preprocess-doctor": Known("models", "Preprocessing mismatch doctor", None),
+    "norm-fusion": Known("models", "Input normalisation fused into the first layer", None),
+    "lint-corpus": Known("npu", "Lint of the model zoo and the onnx corpus", lint_corpus.prepare),
+    "probes": Known("npu", "Operator probe table (onnxruntime baseline)", None),
+    "partitions": Known("npu", "CPU head / NPU body / CPU tail partitions", None),
+    "cost-per-target": Known("npu", "Per-layer cost per NPU target", None),
+    "cost-vs-scalesim": Known("npu", "Cost model vs SCALE-Sim", None),
+    "cost-vs-vela": Known("npu", "Cost model vs Arm Vela", None),
+    "ptq-methods": Known("integer", "Post-training quantization methods", None),
+    "parity-ladder": Known("integer", "Parity ladder: float → fake-quant → integer", None),
+    "bitexact-litert": Known("integer", "Bit-exactness vs LiteRT reference kernels", None),
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Vendor the Vega / Vega-Lite / Vega-Embed UMD bundles into site/vendor/ (pinned versions).
+#
+# The site opens from file:// with zero network requests, so the chart runtime is committed
+# next to index.html. Vega-Lite's major version must match the one Altair targets
+# (python -c "import altair; print(altair.VEGALITE_VERSION)").
+# Usage: bash tools/vendor_js.sh            (needs npm and access to the npm registry)
+set -euo pipefail
+
+VEGA=6.4.0
+VEGA_LITE=6.4.1
+VEGA_EMBED=7.3.0
+
+here="$(cd "$(dirname "$0")/.." && pwd)"
+dest="$here/site/vendor"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+cd "$tmp"
+npm init -y >/dev/null
+npm install --no-audit --no-fund --silent --save-exact \
+  "vega@$VEGA" "vega-lite@$VEGA_LITE" "vega-embed@$VEGA_EMBED" >/dev/null
+
+mkdir -p "$dest"
+cp node_modules/vega/build/vega.min.js "$dest/vega@$VEGA.min.js"
+cp node_modules/vega-lite/build/vega-lite.min.js "$dest/vega-lite@$VEGA_LITE.min.js"
+cp node_modules/vega-embed/build/vega-embed.min.js "$dest/vega-embed@$VEGA_EMBED.min.js"
+for pkg in vega vega-lite vega-embed; do
+  cp "node_modules/$pkg/LICENSE" "$dest/LICENSE.$pkg.txt"
+done
+cat > "$dest/VERSIONS.json" <<JSON
+{"vega": "$VEGA", "vega-lite": "$VEGA_LITE", "vega-embed": "$VEGA_EMBED"}
+JSON
+ls -l "$dest"
