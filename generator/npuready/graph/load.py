@@ -28,8 +28,11 @@ def load(source: "str | os.PathLike | onnx.ModelProto | Graph", *, infer_shapes:
     if isinstance(source, Graph):
         return source
     if isinstance(source, onnx.ModelProto):
-        _check_structure(source, "<in-memory model>")
-        _check_declared_sizes(source, "<in-memory model>")
+        label = "<in-memory model>"
+        _check_structure(source, label)
+        _check_declared_sizes(source, label)
+        _check_external_refs_in_memory(source, label)
+        _run_checker(source, label)
         return _infer(source, None, infer_shapes)
     path = Path(source)
     model = read_model(path)
@@ -61,7 +64,8 @@ def read_model(path: Path) -> onnx.ModelProto:
         raise InputError(f"{label}: not an ONNX model (protobuf parse failed: {_short(exc)}); the file is truncated, corrupt or another format") from None
     _check_structure(model, label)
     _check_declared_sizes(model, label)
-    _load_external(model, path, label)
+    _load_external(model, path, label)  # before the checker, which would otherwise read external files itself
+    _run_checker(model, label)
     return model
 
 
@@ -80,6 +84,9 @@ def _check_structure(model: onnx.ModelProto, label: str) -> None:
     g = model.graph
     if not g.node and not g.output:
         raise InputError(f"{label}: the graph has no nodes and no outputs")
+
+
+def _run_checker(model: onnx.ModelProto, label: str) -> None:
     try:
         onnx.checker.check_model(model, full_check=False)
     except onnx.checker.ValidationError as exc:
@@ -147,6 +154,13 @@ def _external_tensors(model: onnx.ModelProto):
             for a in n.attribute:
                 if a.type == onnx.AttributeProto.TENSOR and a.t.data_location == onnx.TensorProto.EXTERNAL:
                     yield a.t
+
+
+def _check_external_refs_in_memory(model: onnx.ModelProto, label: str) -> None:
+    """An in-memory model has no folder: external references cannot be resolved safely."""
+    for t in _external_tensors(model):
+        raise InputError(f"{label}: tensor '{t.name}' refers to external data, which an in-memory model cannot "
+                         "resolve; pass the model's file path instead")
 
 
 def _load_external(model: onnx.ModelProto, path: Path, label: str) -> None:
