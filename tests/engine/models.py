@@ -81,3 +81,13 @@ def quantize(model: onnx.ModelProto, tmp_path, per_channel: bool = True) -> onnx
                     weight_type=QuantType.QInt8, per_channel=per_channel,
                     extra_options={"WeightSymmetric": True, "ActivationSymmetric": False})
     return onnx.load(dst)
+
+
+def write_committed(folder) -> None:
+    """Regenerate tests/engine/data/{cnn_qdq.onnx, cnn_inputs.npz} (the LiteRT cross-check fixture)."""
+    import tempfile
+    from pathlib import Path
+
+    folder = Path(folder)
+    onnx.save(quantize(cnn(), Path(tempfile.mkdtemp())), folder / "cnn_qdq.onnx")
+    np.savez_compressed(folder / "cnn_inputs.npz", x=(calibration(8, seed=11)[:, 0] * 1.5).astype(np.float32))

@@ -16,7 +16,7 @@ def _agree(graph, x):
     return {name: int((a[name] != b[name]).sum()) for name in a}, a
 
 
-@pytest.mark.parametrize("rounding", ["double", "single"])
+@pytest.mark.parametrize("rounding", ["tflite-ref", "double", "single"])
 @pytest.mark.parametrize("name", ["cnn", "elementwise"])
 def test_cpp_matches_numpy_on_every_tensor(qdq_models, name, rounding):
     graph = export_integer_graph(qdq_models[name], rounding=rounding)

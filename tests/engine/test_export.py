@@ -85,3 +85,11 @@ def test_wrong_input_shape_is_refused(qdq_models):
     g = export_integer_graph(qdq_models["cnn"])
     with pytest.raises(InputError, match="does not match"):
         numpy_engine.run(g, np.zeros((1, 3, 28, 28), np.float32))
+
+
+def test_tflite_ref_profile_declares_single_rounding_on_gemm_only(qdq_models):
+    g = export_integer_graph(qdq_models["cnn"])  # default profile
+    assert g.rounding == "tflite-ref"
+    assert {op.kind: op.rounding for op in g.ops} == {
+        "Quantize": "double", "Conv": "double", "Add": "double", "MaxPool": "double", "AveragePool": "double",
+        "Mean": "double", "Reshape": "double", "Gemm": "single"}

@@ -8,7 +8,7 @@ by ``engine.ops.<op>.build`` (registry in ``engine.ops``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -154,12 +154,17 @@ def clamp_codes(t: QTensor, lo_real: float, hi_real: float) -> tuple[int, int]:
     return lo, hi
 
 
-def export_integer_graph(model: str | Path | onnx.ModelProto, rounding: str = fixedpoint.DEFAULT_ROUNDING) -> IntGraph:
-    """Read a QDQ ONNX model and return its integer graph with ``rounding`` declared on every op."""
+def export_integer_graph(model: str | Path | onnx.ModelProto, rounding: str = fixedpoint.DEFAULT_PROFILE) -> IntGraph:
+    """Read a QDQ ONNX model and return its integer graph.
+
+    ``rounding`` is a profile of ``fixedpoint.ROUNDING_PROFILES`` (default "tflite-ref") or a plain
+    rounding of ``fixedpoint.ROUNDINGS`` applied to every op; each op records what it resolved to.
+    """
     from npuready.engine.ops import OPS
 
-    if rounding not in fixedpoint.ROUNDINGS:
-        raise InputError(f"rounding {rounding!r}: unknown; use one of {sorted(fixedpoint.ROUNDINGS)}")
+    choices = sorted(fixedpoint.ROUNDING_PROFILES) + sorted(fixedpoint.ROUNDINGS)
+    if rounding not in choices:
+        raise InputError(f"rounding {rounding!r}: unknown; use one of {sorted(set(choices))}")
     graph = load_graph(model)
     if len(graph.inputs) != 1:
         raise InputError(f"{graph.name}: integer export supports one graph input, found {len(graph.inputs)}")
@@ -169,14 +174,16 @@ def export_integer_graph(model: str | Path | onnx.ModelProto, rounding: str = fi
         raise InputError(f"input {x.name}: not followed by a QuantizeLinear; quantise the model (npuready quantize)")
     qin = b.tensors[b.q_of[x.name].outputs[0]]
     ops: list[IntOp] = [IntOp("input_quantize", "Quantize", (x.name,), (qin.name,),
-                              {"scale": qin.scale, "zero_point": qin.zero_point, "mode": "half_away"}, rounding)]
+                              {"scale": qin.scale, "zero_point": qin.zero_point, "mode": "half_away"},
+                              fixedpoint.resolve_rounding(rounding, "Quantize"))]
     for node in graph.nodes:
         if node.op_type in SKIP or node.name in b.fused:
             continue
         mod = OPS.get(node.op_type)
         if mod is None:
             raise InputError(f"node {node.name}: op {node.op_type} has no integer kernel; supported: {sorted(OPS)}")
-        ops.append(mod.build(b, node))
+        op = mod.build(b, node)
+        ops.append(replace(op, rounding=fixedpoint.resolve_rounding(rounding, op.kind)))
     outputs = []
     for o in graph.outputs:
         prod = graph.producers.get(o.name)

@@ -30,6 +30,24 @@ ROUNDINGS: dict[str, str] = {
 }
 DEFAULT_ROUNDING = "double"
 
+#: Rounding profiles: name -> {integer op kind or "*": rounding}. A graph declares one profile; each op
+#: records the rounding it resolves to. "tflite-ref" is what LiteRT 2.3's BUILTIN_REF kernels do
+#: (measured: FULLY_CONNECTED rounds once, every other int8 kernel uses gemmlowp double rounding).
+ROUNDING_PROFILES: dict[str, dict[str, str]] = {
+    "tflite-ref": {"Gemm": "single", "*": "double"},
+    "double": {"*": "double"},
+    "single": {"*": "single"},
+}
+DEFAULT_PROFILE = "tflite-ref"
+
+
+def resolve_rounding(profile: str, kind: str) -> str:
+    """The rounding an op of ``kind`` uses under ``profile`` (a profile name or a plain rounding name)."""
+    if profile in ROUNDINGS:
+        return profile
+    table = ROUNDING_PROFILES[profile]
+    return table.get(kind, table["*"])
+
 
 def _i64(x) -> np.ndarray:
     return np.asarray(x, dtype=np.int64)
@@ -177,3 +195,14 @@ def quantize_table(fn, in_scale: float, in_zp: int, out_scale: float, out_zp: in
     y = np.asarray(fn(x), dtype=np.float32) / np.float32(out_scale)
     r = np.sign(y) * np.floor(np.abs(y) + np.float32(0.5))
     return np.clip(r.astype(np.int64) + out_zp, -128, 127).astype(np.int8)
+
+
+def mean_multiplier(multiplier: int, shift: int, count: int) -> tuple[int, int]:
+    """Fold 1/count into (M0, shift) as TFLite's integer QuantizedMeanOrSum does (truncating division).
+
+    shift' = min(floor(log2 count), 32, 31 + shift); M0' = (M0 << shift') // count; result shift - shift'.
+    """
+    if count <= 0:
+        raise ValueError("mean_multiplier: count must be positive")
+    s = min(int(count).bit_length() - 1, 32, 31 + int(shift))
+    return int((int(multiplier) << s) // int(count)), int(shift) - s
