@@ -56,7 +56,7 @@
       if (rec) { rec.open = true; rec.scrollIntoView({block: "start"}); }
       if (h.path !== undefined) { openRaw(h.exp, h.path); }
     } else if (h.doc) {
-      var d = document.getElementById("doc-" + h.doc);
+      var d = document.querySelector('article.doc[data-doc="' + CSS.escape(h.doc) + '"]');
       if (d) { d.scrollIntoView({block: "start"}); }
     } else {
       window.scrollTo(0, 0);

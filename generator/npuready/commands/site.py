@@ -30,6 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=Path, default=None, help="output folder (default: site/ in the repository)")
     p.add_argument("--experiments", type=Path, default=None, help="experiments folder (default: experiments/)")
     p.add_argument("--docs", type=Path, default=None, help="docs folder (default: docs/)")
+    p.add_argument("--lenient", action="store_true",
+                   help="when a hand-designed view cannot read an experiment's layout, show that experiment "
+                        "in the generic view with a warning instead of failing the build")
     p.add_argument("--check", action="store_true",
                    help="write nothing; fail when a spec changed without its result, or when "
                         "docs/EXPERIMENTS.md or the site differ from what the current JSON renders to")
@@ -39,13 +42,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     exp_dir, docs_dir, out = _paths(args)
     if args.check:
-        problems = check_all(exp_dir, docs_dir, out)
+        problems = check_all(exp_dir, docs_dir, out, strict=not args.lenient)
         for line in problems:
             print(line, file=sys.stderr)
         if not problems:
             print(f"site and docs/EXPERIMENTS.md are fresh ({out})")
         return 1 if problems else 0
-    build, experiments_md = build_all(exp_dir, docs_dir)
+    build, experiments_md = build_all(exp_dir, docs_dir, strict=not args.lenient)
     for warning in build.warnings:
         print(f"npuready site: warning: {warning}", file=sys.stderr)
     written = write_all(build, experiments_md, docs_dir, out)
@@ -64,14 +67,14 @@ def _paths(args: argparse.Namespace) -> tuple[Path, Path, Path]:
 EXPERIMENTS_MD = "EXPERIMENTS"
 
 
-def build_all(exp_dir: Path, docs_dir: Path) -> tuple[SiteBuild, str]:
+def build_all(exp_dir: Path, docs_dir: Path, strict: bool = True) -> tuple[SiteBuild, str]:
     from npuready.docs_gen.experiments import render_experiments_md
 
     experiments = load_experiments(exp_dir)
     experiments_md = render_experiments_md(experiments)
     docs = load_docs(docs_dir)
     docs[EXPERIMENTS_MD] = Doc(name=EXPERIMENTS_MD, text=experiments_md)
-    return render_site(experiments, docs), experiments_md
+    return render_site(experiments, docs, strict=strict), experiments_md
 
 
 def write_all(build: SiteBuild, experiments_md: str, docs_dir: Path, out: Path) -> list[Path]:
@@ -88,11 +91,11 @@ def write_all(build: SiteBuild, experiments_md: str, docs_dir: Path, out: Path) 
     return written
 
 
-def check_all(exp_dir: Path, docs_dir: Path, out: Path) -> list[str]:
+def check_all(exp_dir: Path, docs_dir: Path, out: Path, strict: bool = True) -> list[str]:
     from npuready.experiments.freshness import stale_experiments
 
     problems = list(stale_experiments(exp_dir))
-    build, experiments_md = build_all(exp_dir, docs_dir)
+    build, experiments_md = build_all(exp_dir, docs_dir, strict=strict)
     md_path = docs_dir / f"{EXPERIMENTS_MD}.md"
     if not md_path.is_file() or md_path.read_text(encoding="utf-8") != experiments_md:
         problems.append(f"{md_path}: not what the current experiment JSON renders to; run 'npuready site'")

@@ -41,4 +41,5 @@ def resolve(doc: Any, pointer: str, default: Any = _MISSING) -> Any:
 
 
 def exists(doc: Any, pointer: str) -> bool:
-    return resolve(doc, pointer, _MISSING) is not _MISSING
+    absent = object()
+    return resolve(doc, pointer, absent) is not absent

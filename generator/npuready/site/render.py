@@ -87,7 +87,7 @@ def _generic(env: jinja2.Environment, fig: Figures, exp: Experiment) -> tuple[Ma
     return (macros.headlines(fig, exp, auto_numbers(exp)), macros.body(fig, exp, sections))
 
 
-def _panel(env: jinja2.Environment, fig: Figures, exp: Experiment, warnings: list[str]) -> Panel:
+def _panel(env: jinja2.Environment, fig: Figures, exp: Experiment, warnings: list[str], strict: bool) -> Panel:
     known = KNOWN.get(exp.id)
     template = f"views/{exp.id}.j2"
     if known is not None and template in env.list_templates():
@@ -98,6 +98,10 @@ def _panel(env: jinja2.Environment, fig: Figures, exp: Experiment, warnings: lis
             return Panel(exp.id, exp.title, exp.view, True, macros.headlines(fig, exp, extra),
                          macros.body(fig, exp, extra), hand=True)
         except (MissingSource, KeyError, IndexError, TypeError, AttributeError, jinja2.UndefinedError) as exc:
+            if strict:
+                raise MissingSource(f"site: {exp.id}: hand-designed view {template} cannot read this result "
+                                    f"layout ({type(exc).__name__}: {exc}); update the view, or build with "
+                                    f"--lenient to fall back to the generic view") from None
             del fig.emitted[mark:]
             warnings.append(f"{exp.id}: hand-designed view cannot read this result layout ({exc}); "
                             f"showing the generic view — update {template}")
@@ -105,12 +109,15 @@ def _panel(env: jinja2.Environment, fig: Figures, exp: Experiment, warnings: lis
     return Panel(exp.id, exp.title, exp.view, True, head, body)
 
 
-def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc]) -> SiteBuild:
+def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], strict: bool = True) -> SiteBuild:
+    """Render everything. ``strict``: a hand-designed view that cannot find its figures fails the build;
+    otherwise that experiment falls back to the generic view and a warning is returned."""
     env = _env()
     fig = Figures(experiments)
     warnings: list[str] = []
-    panels = {exp_id: _panel(env, fig, exp, warnings) for exp_id, exp in sorted(experiments.items())}
     views: dict[str, list[Panel]] = {v: [] for v in ("models", "npu", "integer")}
+    panels = {exp_id: _panel(env, fig, exp, warnings, strict)  # records-only experiments have no panel
+              for exp_id, exp in sorted(experiments.items()) if exp.view in views}
     for exp_id, known in KNOWN.items():
         if exp_id in panels:
             continue

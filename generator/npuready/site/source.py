@@ -43,7 +43,7 @@ class Experiment:
 class Doc:
     """One ``docs/<name>.md`` file."""
 
-    name: str  # file stem, e.g. "EXPERIMENTS"
+    name: str  # path under docs/ without ".md", e.g. "EXPERIMENTS" or "rules/R001a"
     text: str
 
 
@@ -78,5 +78,9 @@ def _check_shape(doc: Any, path: Path) -> None:
 
 
 def load_docs(root: Path) -> dict[str, Doc]:
-    """Every ``<root>/*.md`` by stem, sorted."""
-    return {p.stem: Doc(name=p.stem, text=p.read_text(encoding="utf-8")) for p in sorted(root.glob("*.md"))}
+    """Every ``<root>/**/*.md`` by relative path without ``.md`` (``rules/R001a``), sorted."""
+    docs = {}
+    for path in sorted(root.rglob("*.md")):
+        name = path.relative_to(root).with_suffix("").as_posix()
+        docs[name] = Doc(name=name, text=path.read_text(encoding="utf-8"))
+    return docs

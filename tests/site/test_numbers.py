@@ -1,0 +1,40 @@
+import pytest
+
+from npuready.site.numbers import Figures, MissingSource
+from npuready.site.source import Experiment
+
+EXP = Experiment(id="e1", doc={"id": "e1", "results": {"s": {"evidence": "measured", "n": 1234, "f": 0.5,
+                                                             "t": "<b>x</b>", "flag": True, "rows": [{"a": 1}]}}})
+
+
+def test_num_emits_button_with_exp_and_pointer():
+    fig = Figures({"e1": EXP})
+    html = str(fig.num("e1", "/results/s/n"))
+    assert html == ('<button type="button" class="num" data-exp="e1" data-path="/results/s/n" '
+                    'title="view raw JSON: e1/results/s/n">1,234</button>')
+    assert fig.emitted == [("e1", "/results/s/n")]
+
+
+def test_pct_marks_scale():
+    html = str(Figures({"e1": EXP}).num("e1", "/results/s/f", pct=True))
+    assert 'data-scale="100"' in html and ">50.0%<" in html
+
+
+def test_number_without_source_fails_the_build():
+    fig = Figures({"e1": EXP})
+    with pytest.raises(MissingSource, match="e1:/results/s/missing"):
+        fig.num("e1", "/results/s/missing")
+    with pytest.raises(MissingSource, match="experiment 'nope' has no result.json"):
+        fig.num("nope", "/results/s/n")
+    with pytest.raises(MissingSource, match="not a number"):
+        fig.num("e1", "/results/s/t")
+    with pytest.raises(MissingSource, match="not a number"):
+        fig.num("e1", "/results/s/flag")
+    assert fig.emitted == []
+
+
+def test_text_is_escaped_and_cell_dispatches():
+    fig = Figures({"e1": EXP})
+    assert str(fig.text("e1", "/results/s/t")) == "&lt;b&gt;x&lt;/b&gt;"
+    assert 'class="raw"' in str(fig.cell("e1", "/results/s/rows", EXP.doc["results"]["s"]["rows"]))
+    assert str(fig.cell("e1", "/results/s/flag", True)) == "true"
