@@ -6,4 +6,5 @@ from __future__ import annotations
 
 RUNNERS: dict[str, str] = {
     "lint-corpus": "npuready.experiments.runners.lint_corpus",
+    "cost-vs-scalesim": "npuready.experiments.runners.cost_vs_scalesim",
 }

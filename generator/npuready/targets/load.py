@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from npuready.errors import InputError
-from npuready.targets.target import ACTIVATION_MODES, Target
+from npuready.targets.target import ACTIVATION_MODES, ENGINES, WEIGHT_MEMORIES, Target
 
 DATA_DIR = Path(__file__).with_name("data")
 DEFAULT_TARGET = "edge-10"
@@ -18,6 +18,25 @@ _REQUIRED = {
     "host_gflops": (int, float), "host_link_gbps": (int, float),
 }
 _ENERGY_KEYS = ("pj_per_mac", "pj_per_sram_byte", "pj_per_dram_byte", "pj_per_vector_op")
+# Optional cost-model fields: key -> (allowed types, positive number required)
+_OPTIONAL = {
+    "engine": (str, False), "dot_width": (int, True), "sram_gbps": ((int, float), True),
+    "weight_memory": (str, False), "output_elems_per_cycle": ((int, float), True),
+    "elementwise_elems_per_cycle": ((int, float), True), "dram_latency_cycles": (int, False),
+    "channel_block": (int, True), "part_kernel_step": (int, False),
+    "weight_load_cycles": (int, False), "global_pool_as_depthwise": (bool, False),
+}
+# Every number in the file needs a line in [sources] saying where it comes from.
+_SOURCE_GROUPS = {
+    "array": ("array_rows", "array_cols", "cores", "clock_mhz", "dot_width", "engine", "channel_block",
+              "part_kernel_step"),
+    "memory": ("sram_kib", "dram_gbps", "sram_gbps", "weight_memory", "dram_latency_cycles"),
+    "vector": ("vector_lanes", "depthwise_engine", "output_elems_per_cycle", "elementwise_elems_per_cycle",
+               "weight_load_cycles", "global_pool_as_depthwise"),
+    "host": ("host_gflops", "host_link_gbps"),
+    "energy": (),
+    "activations": (),
+}
 
 
 def target_names() -> list[str]:
@@ -72,7 +91,19 @@ def parse_target_file(path: Path) -> Target:
     for key in _ENERGY_KEYS:
         if not isinstance(energy.get(key), (int, float)) or energy[key] < 0:
             raise InputError(f"{label}: [energy] needs a non-negative '{key}'")
-    known = set(_REQUIRED) | {"activations", "supported_ops", "energy", "sources"}
+    opt = _optional_fields(raw, label)
+    sources = raw.get("sources", {})
+    if not isinstance(sources, dict) or not all(isinstance(v, str) and v.strip() for v in sources.values()):
+        raise InputError(f"{label}: [sources] must map names to non-empty strings")
+    missing = [g for g in _SOURCE_GROUPS if g not in sources]
+    if missing:
+        raise InputError(f"{label}: [sources] lacks {', '.join(missing)}; say where every number comes from")
+    reference = raw.get("reference", {})
+    if not isinstance(reference, dict) or not all(isinstance(v, str) for v in reference.values()):
+        raise InputError(f"{label}: [reference] must map names to strings")
+    if raw["kind"] == "mirror" and not reference.get("tool"):
+        raise InputError(f"{label}: a mirror target needs [reference] tool = ... (the external tool it mirrors)")
+    known = set(_REQUIRED) | set(_OPTIONAL) | {"activations", "supported_ops", "energy", "sources", "reference"}
     extra = {k: v for k, v in raw.items() if k not in known}
     return Target(
         name=raw["name"], title=raw["title"], kind=raw["kind"], description=raw["description"],
@@ -81,5 +112,28 @@ def parse_target_file(path: Path) -> Target:
         vector_lanes=raw["vector_lanes"], depthwise_engine=raw["depthwise_engine"],
         activations=dict(acts), supported_ops=frozenset(ops), energy={k: float(v) for k, v in energy.items()},
         host_gflops=float(raw["host_gflops"]), host_link_gbps=float(raw["host_link_gbps"]),
-        sources=dict(raw.get("sources", {})), extra=extra,
+        sources=dict(sources), extra=extra, reference=dict(reference), **opt,
     )
+
+
+def _optional_fields(raw: dict, label: str) -> dict:
+    out: dict = {}
+    for key, (kind, positive) in _OPTIONAL.items():
+        if key not in raw:
+            continue
+        value = raw[key]
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+            raise InputError(f"{label}: field '{key}' has the wrong type ({type(value).__name__})")
+        if positive and value <= 0:
+            raise InputError(f"{label}: field '{key}' must be positive, got {value}")
+        if kind is int and value < 0:
+            raise InputError(f"{label}: field '{key}' must not be negative, got {value}")
+        out[key] = float(value) if kind == (int, float) else value
+    if out.get("engine", "systolic-os") not in ENGINES:
+        raise InputError(f"{label}: engine '{out['engine']}' is unknown; use one of {ENGINES}")
+    block, width = out.get("channel_block"), out.get("dot_width", 1)
+    if block is not None and block % width:
+        raise InputError(f"{label}: channel_block {block} must be a multiple of dot_width {width}")
+    if out.get("weight_memory", "dram") not in WEIGHT_MEMORIES:
+        raise InputError(f"{label}: weight_memory '{out['weight_memory']}' is unknown; use one of {WEIGHT_MEMORIES}")
+    return out

@@ -5,6 +5,8 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 ACTIVATION_MODES = ("fused", "lut", "host")
+ENGINES = ("systolic-os", "dot-product")  # how the MAC array consumes a GEMM (see npuready.cost.gemm)
+WEIGHT_MEMORIES = ("dram", "sram")
 
 
 @dataclass(frozen=True)
@@ -30,10 +32,23 @@ class Target:
     host_link_gbps: float
     sources: Mapping[str, str] = field(default_factory=dict)
     extra: Mapping[str, object] = field(default_factory=dict)
+    # --- cost-model fields (optional in the data file; defaults describe a plain systolic array) ---
+    engine: str = "systolic-os"  # systolic-os: rows x cols PEs, K streamed one step per cycle
+    dot_width: int = 1  # K elements one PE reduces per cycle (8 for the Ethos-U dot-product engine)
+    sram_gbps: float | None = None  # on-chip bandwidth; None = never the bottleneck
+    weight_memory: str = "dram"  # where weights stream from: dram (off-chip / flash) or sram
+    output_elems_per_cycle: float | None = None  # GEMM output stage throughput; None = inside the array formula
+    elementwise_elems_per_cycle: float | None = None  # binary elementwise throughput; None = vector_lanes
+    channel_block: int = 0  # dot-product engine: input channels fetched per block (0 = dot_width); a block costs channel_block/dot_width cycles
+    part_kernel_step: int = 0  # dot-product engine: kernel elements packed per step in kernel-first order (0 = none)
+    dram_latency_cycles: int = 0  # first-access latency paid once by a layer that reads DRAM
+    weight_load_cycles: int = 0  # dot-product engine: minimum cycles per channel block x kernel step (depthwise)
+    global_pool_as_depthwise: bool = False  # the compiler lowers GlobalAveragePool/ReduceMean to a depthwise conv
+    reference: Mapping[str, str] = field(default_factory=dict)  # external tool settings a mirror matches
 
     @property
     def macs_per_cycle(self) -> int:
-        return self.array_rows * self.array_cols * self.cores
+        return self.array_rows * self.array_cols * self.cores * self.dot_width
 
     @property
     def tops(self) -> float:

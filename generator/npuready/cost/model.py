@@ -1,0 +1,173 @@
+"""The analytic per-layer cost model: ``estimate(model, target) -> CostReport`` (all figures simulated).
+
+Per NPU node:
+
+- **compute cycles** — GEMM-like ops on the MAC array (``npuready.cost.gemm``); depthwise convs on the
+  depthwise datapath (``ofm * kernel / vector_lanes``) or, without one, on the array one channel at a
+  time; pooling/reductions ``ofm * kernel / vector_lanes``; elementwise ops and LUT activations
+  ``ofm * passes / lanes`` (``elementwise_elems_per_cycle`` for binary ops when the target gives it);
+  ReLU-family activations and BatchNormalization that follow a MAC layer are fused (0 cycles); data
+  movement and shape ops cost no compute. A target with an output stage (``output_elems_per_cycle``)
+  needs at least ``ofm / output_elems_per_cycle`` cycles per MAC/pool layer.
+- **memory cycles** — weights stream from ``weight_memory``; activations live in SRAM when the layer's
+  input + output fit in ``sram_kib``, otherwise in DRAM. Cycles = max over the two memories of
+  bytes / (GB/s / clock).
+- **cycles** = max(compute, memory) + DRAM latency (``dram_latency_cycles``, once per layer that touches
+  DRAM: the first access cannot overlap anything); ``bound`` names the larger of compute and memory.
+- **energy** = MACs x pJ/MAC + vector ops x pJ/op + SRAM bytes x pJ/B + DRAM bytes x pJ/B.
+
+CPU nodes cost ``host FLOPs / host_gflops`` seconds; each tensor crossing the NPU/host boundary costs
+``bytes / host_link_gbps`` (1 byte per element: int8 on the wire).
+"""
+from __future__ import annotations
+
+import math
+import os
+
+from npuready.cost.gemm import GemmMapping, dot_product_cycles, systolic_os_cycles
+from npuready.cost.placement import CPU, FOLDED, NPU, place_nodes
+from npuready.cost.report import CostReport, LayerCost, Transfer
+from npuready.cost.workload import HOST_FLOPS, Workload, workload
+from npuready.graph import Graph, Node, load
+from npuready.targets import DEFAULT_TARGET, Target, load_target
+
+BINARY_OPS = frozenset({"Add", "Sub", "Mul", "Div", "Max", "Min", "Pow", "Sum", "Mean"})
+FUSED = "fused into the producing layer"
+GLOBAL_MEAN_OPS = frozenset({"GlobalAveragePool", "ReduceMean"})
+DW_KERNEL_STEP = 4  # kernel elements a dot-product engine's depthwise mode consumes per step (Ethos-U: 4)
+
+
+def estimate(model: "str | os.PathLike | Graph", target: "str | Target" = DEFAULT_TARGET) -> CostReport:
+    graph = load(model)
+    tgt = load_target(target)
+    placed = place_nodes(graph, tgt)
+    layers = []
+    for node in graph.nodes:
+        device = placed.devices.get(node.name, NPU)
+        layers.append(layer_cost(graph, node, tgt, device))
+    transfers = []
+    for name, direction in placed.crossings:
+        info = graph.info(name)
+        nbytes = info.numel or 0
+        transfers.append(Transfer(name, direction, nbytes, nbytes / (tgt.host_link_gbps * 1e9)))
+    notes = []
+    if graph.inference_error:
+        notes.append(f"shape inference failed ({graph.inference_error}); layers with unknown shapes cost 0")
+    unknown = [lc.node for lc in layers if lc.note == "shapes unknown"]
+    if unknown:
+        notes.append(f"{len(unknown)} node(s) with unknown shapes cost 0: {', '.join(unknown[:5])}")
+    label = str(graph.path) if graph.path else graph.name
+    return CostReport(label, tgt.name, tgt.clock_mhz, tgt.macs_per_cycle, tuple(layers), tuple(transfers),
+                      placed.source, tuple(notes))
+
+
+def _fused(graph: Graph, node: Node) -> bool:
+    """An activation/BN whose input comes (through Q/DQ) from a Conv/Gemm/MatMul used only by it."""
+    name = node.inputs[0] if node.inputs else ""
+    for _ in range(4):
+        p = graph.producers.get(name)
+        if p is None:
+            return False
+        if p.op_type in ("QuantizeLinear", "DequantizeLinear"):
+            name = p.inputs[0]
+            continue
+        if p.op_type in ("Conv", "ConvTranspose", "Gemm", "MatMul", "BatchNormalization", "Add"):
+            return len(graph.consumers.get(name, ())) == 1
+        return False
+    return False
+
+
+def gemm_mapping(w: Workload, t: Target) -> GemmMapping:
+    if t.engine == "dot-product":
+        return dot_product_cycles(w.m, w.n, w.kernel, w.cin_per_group, t.array_rows, t.array_cols,
+                                  t.dot_width, t.cores, w.groups, t.channel_block,
+                                  t.part_kernel_step, t.weight_load_cycles)
+    return systolic_os_cycles(w.m, w.k, w.n, t.array_rows, t.array_cols, t.cores, w.groups)
+
+
+def _compute(graph: Graph, node: Node, w: Workload, t: Target) -> tuple[int, GemmMapping | None, str]:
+    if w.kind == "gemm" or (w.kind == "depthwise" and not t.depthwise_engine):
+        mapping = gemm_mapping(w, t)
+        return _with_output_stage(mapping.cycles, w, t), mapping, ""
+    if w.kind == "depthwise":
+        return _with_output_stage(_depthwise_cycles(w, t), w, t), None, "depthwise datapath"
+    if w.kind == "pool":
+        if t.global_pool_as_depthwise and node.op_type in GLOBAL_MEAN_OPS:
+            return _with_output_stage(_depthwise_cycles(w, t), w, t), None, "lowered to a depthwise conv"
+        cycles = math.ceil(w.ofm_elems * w.kernel / t.vector_lanes)
+        return _with_output_stage(cycles, w, t), None, ""
+    if w.kind == "elementwise":
+        mode = t.activation_mode(node.op_type)
+        if (mode == "fused" or w.fusable) and _fused(graph, node):
+            return 0, None, FUSED
+        rate = t.vector_lanes
+        if node.op_type in BINARY_OPS and t.elementwise_elems_per_cycle:
+            rate = t.elementwise_elems_per_cycle
+        return math.ceil(w.ofm_elems * w.ops / rate), None, "lookup table" if mode == "lut" else ""
+    return 0, None, ""
+
+
+def _depthwise_cycles(w: Workload, t: Target) -> int:
+    """Depthwise/pooling datapath. Vector targets: ``ofm * kernel / lanes``. A dot-product engine
+    works on micro-blocks of ``rows`` pixels x ``cols`` channels, ``DW_KERNEL_STEP`` kernel elements at
+    a time, and must (re)load the weights of each channel block and kernel step, which takes at least
+    ``weight_load_cycles``: ``ceil(C/cols) * ceil(kernel/step) * max(weight_load, step * ceil(P/rows))``.
+    With few output pixels (global pooling) the weight load, not the MACs, sets the time."""
+    if t.engine != "dot-product":
+        return math.ceil(w.ofm_elems * w.kernel / t.vector_lanes)
+    pixels = max(1, w.m) if w.kind == "depthwise" else 1
+    channels = max(1, w.ofm_elems // pixels)
+    per_step = max(t.weight_load_cycles, DW_KERNEL_STEP * math.ceil(pixels / t.array_rows))
+    return math.ceil(channels / t.array_cols) * math.ceil(w.kernel / DW_KERNEL_STEP) * per_step
+
+
+def _with_output_stage(cycles: int, w: Workload, t: Target) -> int:
+    if t.output_elems_per_cycle:
+        return max(cycles, math.ceil(w.ofm_elems / t.output_elems_per_cycle))
+    return cycles
+
+
+def _memory(w: Workload, t: Target) -> tuple[int, int, int]:
+    """(memory cycles, SRAM bytes, DRAM bytes) of one NPU layer."""
+    acts = w.ifm_elems + w.ofm_elems
+    if w.kind == "free":
+        return 0, 0, 0
+    fits = acts <= t.sram_kib * 1024
+    sram = (acts if fits else 0) + (w.weight_bytes if t.weight_memory == "sram" else 0)
+    dram = (0 if fits else acts) + (w.weight_bytes if t.weight_memory == "dram" else 0)
+    hz = t.clock_mhz * 1e6
+    dram_cycles = dram / (t.dram_gbps * 1e9 / hz)
+    sram_cycles = sram / (t.sram_gbps * 1e9 / hz) if t.sram_gbps else 0.0
+    return math.ceil(max(dram_cycles, sram_cycles)), sram, dram
+
+
+def layer_cost(graph: Graph, node: Node, t: Target, device: str) -> LayerCost:
+    w = workload(graph, node)
+    note = "" if w.shapes_known else "shapes unknown"
+    e = t.energy
+    if device == FOLDED or (device == NPU and w.kind == "free"):
+        return LayerCost(node.name, node.op_type, device, "free", 0, 0, 0, 1, 0, 0, 0, 0, 0, "none", 0.0, 0, 0, 0.0,
+                         note=note or ("folded: known before inference" if device == FOLDED else ""))
+    if device == CPU:
+        flops = w.host_flops * (HOST_FLOPS.get(node.op_type, 1) if w.kind not in ("gemm", "depthwise") else 1)
+        seconds = flops / (t.host_gflops * 1e9)
+        cycles = round(seconds * t.clock_mhz * 1e6)
+        return LayerCost(node.name, node.op_type, CPU, "host", w.m, w.k, w.n, w.groups, 0, w.macs, 0, 0, cycles,
+                         "host", 0.0, 0, 0, 0.0, host_s=seconds,
+                         note=note or f"host fallback: {flops} FLOPs at {t.host_gflops:g} GFLOP/s")
+    compute, mapping, how = _compute(graph, node, w, t)
+    if how == FUSED:  # runs inside the producer's output stage: no pass of its own, no memory traffic
+        return LayerCost(node.name, node.op_type, NPU, "fused", 0, 0, 0, 1, 0, 0, 0, 0, 0, "none", 0.0, 0, 0, 0.0,
+                         note=FUSED)
+    memory, sram, dram = _memory(w, t)
+    latency = t.dram_latency_cycles if dram else 0  # first DRAM access: a prologue nothing overlaps
+    cycles = max(compute, memory) + latency
+    bound = "none" if cycles == 0 else ("compute" if compute >= memory else "memory")
+    util = w.macs / (cycles * t.macs_per_cycle) if cycles and w.macs else 0.0
+    vector_ops = w.vector_ops + (w.macs if w.kind == "depthwise" and t.depthwise_engine else 0)
+    mac_ops = w.macs if not (w.kind == "depthwise" and t.depthwise_engine) else 0
+    energy_pj = (mac_ops * e["pj_per_mac"] + vector_ops * e["pj_per_vector_op"]
+                 + sram * e["pj_per_sram_byte"] + dram * e["pj_per_dram_byte"])
+    tiles = mapping.tiles if mapping else 0
+    return LayerCost(node.name, node.op_type, NPU, w.kind, w.m, w.k, w.n, w.groups, tiles, w.macs, compute, memory,
+                     cycles, bound, util, sram, dram, energy_pj / 1e6, note=note or how)

@@ -1,0 +1,175 @@
+"""What one ONNX node asks of an NPU: its kind of work and the sizes the cost formulas need.
+
+``workload(graph, node)`` reads only static shapes (never tensor values). Kinds:
+
+- ``gemm``        Conv (group == 1 or grouped), ConvTranspose, Gemm, MatMul: ``groups`` GEMMs of
+                  M x K x N (M = output pixels, K = Cin/group * kernel, N = Cout/group).
+- ``depthwise``   Conv with one input channel per group: per channel a K = kernel GEMM with N = multiplier.
+- ``pool``        Max/Average/Global pooling and Reduce*: ``kernel`` input elements per output element.
+- ``elementwise`` binary/unary arithmetic, standalone activations, BatchNormalization (``ops`` passes
+                  per output element).
+- ``move``        data movement only (Concat, Split, Slice, Transpose, Pad, Resize, Gather...).
+- ``free``        no work: shape-only ops, Q/DQ (folded into the int8 layers), Constant, Identity.
+
+Activations that can fuse into the producing MAC layer are marked ``fusable``; the model decides with
+the target whether they cost anything. Element sizes are for the INT8 NPU datapath (1 byte per
+activation/weight element, int32 bias) whatever the ONNX dtype is: a float model is costed as the INT8
+model it would become.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from npuready.graph import Graph, Node
+
+FREE_OPS = frozenset({
+    "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "QuantizeLinear", "DequantizeLinear",
+    "DynamicQuantizeLinear", "Constant", "Shape", "Size", "Dropout", "ConstantOfShape", "Cast",
+})
+MOVE_OPS = frozenset({
+    "Concat", "Split", "Slice", "Transpose", "Pad", "Resize", "Upsample", "Gather", "Tile", "Expand",
+    "DepthToSpace", "SpaceToDepth", "GatherElements", "ScatterND", "Where",
+})
+POOL_OPS = frozenset({
+    "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "LpPool", "ReduceMean", "ReduceSum",
+    "ReduceMax", "ReduceMin", "ReduceL2", "ArgMax", "ArgMin",
+})
+FUSABLE_OPS = frozenset({"Relu", "Clip", "LeakyRelu", "PRelu", "BatchNormalization"})
+# vector passes per output element for ops that are more than one pass (everything else: 1)
+VECTOR_PASSES = {
+    "Softmax": 5, "LogSoftmax": 6, "LayerNormalization": 6, "InstanceNormalization": 6,
+    "GroupNormalization": 6, "BatchNormalization": 2, "HardSwish": 2, "Mish": 3, "Gelu": 2,
+}
+# host FLOPs per output element for non-GEMM ops (transcendentals are several flops)
+HOST_FLOPS = {"Softmax": 8, "LogSoftmax": 9, "LayerNormalization": 9, "Gelu": 12, "Erf": 10, "Sigmoid": 4,
+              "Tanh": 6, "Exp": 4, "Mish": 14, "HardSwish": 4, "Softplus": 6, "Elu": 4, "Selu": 5}
+BIAS_BYTES = 4  # int32 bias per output channel
+
+
+@dataclass(frozen=True)
+class Workload:
+    kind: str  # gemm | depthwise | pool | elementwise | move | free
+    m: int = 0  # GEMM rows (output pixels)
+    k: int = 0  # GEMM reduction length per group
+    n: int = 0  # GEMM columns per group (output channels)
+    groups: int = 1
+    kernel: int = 1  # kernel elements (kh*kw) of conv/depthwise/pool
+    cin_per_group: int = 0  # input channels per group (dot-product engines step over them)
+    ofm_elems: int = 0
+    ifm_elems: int = 0  # activation elements read (constants excluded)
+    weight_bytes: int = 0  # int8 weights + int32 bias
+    ops: int = 1  # vector passes per output element
+    fusable: bool = False
+    shapes_known: bool = True
+
+    @property
+    def macs(self) -> int:
+        if self.kind in ("gemm", "depthwise"):
+            return self.groups * self.m * self.k * self.n
+        return 0
+
+    @property
+    def vector_ops(self) -> int:
+        if self.kind == "pool":
+            return self.ofm_elems * self.kernel
+        if self.kind == "elementwise":
+            return self.ofm_elems * self.ops
+        return 0
+
+    @property
+    def host_flops(self) -> int:
+        if self.kind in ("gemm", "depthwise"):
+            return 2 * self.macs
+        return max(self.vector_ops, self.ofm_elems)
+
+
+def _shape(graph: Graph, name: str) -> tuple[int, ...] | None:
+    info = graph.tensors.get(name) if name else None
+    return tuple(int(d) for d in info.shape) if info is not None and info.is_static else None
+
+
+def _numel(shape: tuple[int, ...] | None) -> int:
+    return math.prod(shape) if shape is not None else 0
+
+
+def _activation_elems(graph: Graph, node: Node) -> int:
+    return sum(_numel(_shape(graph, i)) for i in node.inputs if i and not _is_const(graph, i))
+
+
+def _is_const(graph: Graph, name: str) -> bool:
+    """Initializer, Constant output, or a DequantizeLinear of one (QDQ weights)."""
+    if graph.is_constant(name):
+        return True
+    p = graph.producers.get(name)
+    return p is not None and p.op_type in ("DequantizeLinear", "Cast", "Identity") and bool(p.inputs) \
+        and _is_const(graph, p.inputs[0])
+
+
+def workload(graph: Graph, node: Node) -> Workload:
+    op = node.op_type
+    y = _shape(graph, node.outputs[0]) if node.outputs else None
+    ofm = _numel(y)
+    ifm = _activation_elems(graph, node)
+    if op in FREE_OPS or not node.outputs:
+        return Workload("free", ofm_elems=ofm, ifm_elems=ifm)
+    if op in ("Conv", "ConvTranspose"):
+        return _conv(graph, node, y, ifm)
+    if op in ("Gemm", "MatMul", "MatMulInteger", "QLinearMatMul"):
+        return _matmul(graph, node, y, ifm)
+    if op in POOL_OPS:
+        x = _shape(graph, node.inputs[0])
+        if x is None or y is None:
+            return Workload("pool", shapes_known=False)
+        if op in ("MaxPool", "AveragePool", "LpPool"):
+            kernel = math.prod(node.attr("kernel_shape", [1]))
+        else:  # global pooling / reductions: input elements per output element
+            kernel = max(1, _numel(x) // max(1, _numel(y)))
+        return Workload("pool", kernel=kernel, ofm_elems=ofm, ifm_elems=ifm)
+    if op in MOVE_OPS:
+        return Workload("move", ofm_elems=ofm, ifm_elems=ifm, shapes_known=y is not None)
+    return Workload("elementwise", ofm_elems=ofm, ifm_elems=ifm, ops=VECTOR_PASSES.get(op, 1),
+                    fusable=op in FUSABLE_OPS, shapes_known=y is not None)
+
+
+def _conv(graph: Graph, node: Node, y, ifm: int) -> Workload:
+    w = _shape(graph, node.inputs[1]) if len(node.inputs) > 1 else None
+    x = _shape(graph, node.inputs[0])
+    if w is None or y is None or x is None or len(w) < 3:
+        return Workload("gemm", shapes_known=False)
+    group = int(node.attr("group", 1) or 1)
+    kernel = math.prod(w[2:])
+    bias = BIAS_BYTES * (y[1] if len(node.inputs) > 2 and node.inputs[2] else 0)
+    weights = math.prod(w) + bias
+    if node.op_type == "ConvTranspose":  # w: [Cin, Cout/g, k...]; scatter form: M = input pixels
+        m = x[0] * math.prod(x[2:])
+        return Workload("gemm", m=m, k=w[0] // group, n=w[1] * kernel, groups=group, kernel=1,
+                        cin_per_group=w[0] // group, ofm_elems=_numel(y), ifm_elems=ifm, weight_bytes=weights)
+    m = y[0] * math.prod(y[2:])
+    cin_g, cout_g = w[1], w[0] // group
+    kind = "depthwise" if group > 1 and cin_g == 1 else "gemm"
+    return Workload(kind, m=m, k=cin_g * kernel, n=cout_g, groups=group, kernel=kernel, cin_per_group=cin_g,
+                    ofm_elems=_numel(y), ifm_elems=ifm, weight_bytes=weights)
+
+
+def _matmul(graph: Graph, node: Node, y, ifm: int) -> Workload:
+    a = _shape(graph, node.inputs[0])
+    b = _shape(graph, node.inputs[1]) if len(node.inputs) > 1 else None
+    if a is None or b is None or y is None or not a or not y:
+        return Workload("gemm", shapes_known=False)
+    if node.op_type == "Gemm":
+        m, k = (a[1], a[0]) if node.attr("transA", 0) else (a[0], a[1])
+        n = b[0] if node.attr("transB", 0) else b[1]
+        batch = 1
+    else:
+        k = a[-1]
+        n = y[-1] if len(y) >= 1 else 1
+        m = y[-2] if len(y) >= 2 else 1
+        batch = max(1, _numel(y) // max(1, m * n))
+    weights = 0
+    if _is_const(graph, node.inputs[1]):
+        weights = _numel(b)
+        if node.op_type == "Gemm" and len(node.inputs) > 2 and node.inputs[2]:
+            weights += BIAS_BYTES * n
+    return Workload("gemm", m=m, k=k, n=n, groups=batch, kernel=1, cin_per_group=k, ofm_elems=_numel(y),
+                    ifm_elems=ifm, weight_bytes=weights)

@@ -1,0 +1,114 @@
+"""Experiment `cost-vs-vela`: our mirror targets vs Arm Vela's performance estimate.
+
+Each model (built-in examples + zoo exports) is exported to INT8 TFLite with ``npuready.tflite``
+(TFLite's own calibrator on seeded random inputs: Vela's estimate depends on shapes, not values),
+compiled by Vela for every Vela mirror target's reference system with ``--verbose-performance``, and
+compared per Vela operator, per op category (conv, depthwise, pooling, add, fully connected) and in
+total with ``npuready.cost.estimate(model, mirror)``.
+"""
+from __future__ import annotations
+
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from npuready.cost import estimate, vela
+from npuready.cost.sources import example_models, zoo_models
+from npuready.experiments.context import RunContext
+from npuready.graph import load
+from npuready.targets import load_target
+
+
+def _int8_tflite(graph, seed: int, batches: int) -> bytes:
+    from npuready.tflite import export_int8_calibrated
+
+    rng = np.random.default_rng(seed)
+    shapes = [tuple(i.shape) for i in graph.inputs]
+    data = [[rng.standard_normal(s).astype(np.float32) for s in shapes] for _ in range(batches)]
+    return export_int8_calibrated(graph, data)
+
+
+def compare(graph, target, rows: list[dict], summary: dict) -> dict[str, Any]:
+    ours = estimate(graph, target)
+    by_node = {layer.node: layer for layer in ours.layers}
+    ops = vela.vela_ops(rows, graph)
+    groups = vela.node_groups(graph, {op["tensor"] for op in ops})
+    members: dict[str, list[str]] = defaultdict(list)
+    for node in graph.nodes:
+        if node.name in groups:
+            members[groups[node.name]].append(node.name)
+    layers = []
+    for op in ops:
+        nodes = members.get(op["tensor"], [])
+        mine = sum(by_node[n].cycles for n in nodes if by_node[n].device == "npu")
+        layers.append({"tensor": op["tensor"], "category": op["category"], "vela_operator": op["original_operator"],
+                       "vela_ops": op["vela_ops"], "nodes": nodes, "ours_cycles": mine,
+                       "reference_cycles": op["cycles"],
+                       "ratio": round(mine / op["cycles"], 6) if op["cycles"] else None,
+                       "ours_bound": [by_node[n].bound for n in nodes if by_node[n].cycles]})
+    per_cat: dict[str, dict[str, Any]] = {}
+    for cat in vela.CATEGORIES:
+        sel = [x for x in layers if x["category"] == cat]
+        if not sel:
+            continue
+        o, r = sum(x["ours_cycles"] for x in sel), sum(x["reference_cycles"] for x in sel)
+        per_cat[cat] = {"ours_cycles": o, "reference_cycles": r, "ratio": round(o / r, 6) if r else None, "layers": len(sel)}
+    covered = {n for op in ops for n in members.get(op["tensor"], [])}
+    missed = sum(layer.cycles for layer in ours.layers if layer.device == "npu" and layer.node not in covered)
+    ours_total = sum(x["ours_cycles"] for x in layers) + missed
+    ref_total = int(summary["cycles_total"])
+    return {"ours_cycles": ours_total, "reference_cycles": ref_total, "ratio": round(ours_total / ref_total, 6),
+            "ours_unmatched_cycles": missed, "per_category": per_cat, "layers": layers,
+            "vela_summary": {k: summary[k] for k in ("cycles_npu", "cycles_sram_access", "cycles_dram_access",
+                                                      "cycles_off_chip_flash_access", "cycles_total", "nn_macs",
+                                                      "total_original_weights", "total_npu_encoded_weights")}}
+
+
+def run(ctx: RunContext) -> dict[str, Any]:
+    import ai_edge_litert
+
+    ctx.tool("ethos-u-vela", vela.version())
+    ctx.tool("ai-edge-litert", getattr(ai_edge_litert, "__version__", "2.3.0"))
+    seed = ctx.seed("calibration", int(ctx.params.get("seed", 0)))
+    models: dict[str, Any] = dict(example_models(list(ctx.params.get("examples", []))))
+    if ctx.params.get("use_zoo", True):
+        for name, path in zoo_models(ctx.repo).items():
+            models[name] = ctx.input(path)
+    targets = list(ctx.params.get("targets", ["ethos-u55-128", "ethos-u65-256"]))
+    out = []
+    with tempfile.TemporaryDirectory(prefix="npuready-vela-") as tmp:
+        for name in ctx.progress(list(models), "Vela"):
+            graph = load(models[name])
+            tfl = Path(tmp) / f"{name}.tflite"
+            tfl.write_bytes(_int8_tflite(graph, seed, int(ctx.params.get("calibration_batches", 4))))
+            for tname in targets:
+                target = load_target(tname)
+                rows, summary = vela.compile_tflite(tfl, target, Path(tmp) / tname)
+                out.append({"model": name, "target": tname, **compare(graph, target, rows, summary)})
+    cats: dict[str, list[float]] = defaultdict(list)
+    for m in out:
+        for cat, v in m["per_category"].items():
+            if v["ratio"] is not None:
+                cats[cat].append(v["ratio"])
+    ratios = [m["ratio"] for m in out]
+    return {
+        "comparison": {
+            "evidence": "simulated",
+            "what": "NPU cycles per inference: npuready.cost on the mirror target vs Vela's --verbose-performance "
+                    "estimate for the same INT8 model on the mirrored system; both are estimates, neither is silicon",
+            "models": out,
+        },
+        "summary": {
+            "evidence": "simulated",
+            "pairs": len(out),
+            "total_ratio_min": round(min(ratios), 6) if ratios else None,
+            "total_ratio_max": round(max(ratios), 6) if ratios else None,
+            "category_ratio_range": {c: [round(min(v), 6), round(max(v), 6)] for c, v in sorted(cats.items())},
+            "goal": "totals within 0.8-1.2x of Vela, no op category off by more than 2x",
+            "totals_goal_met": all(0.8 <= r <= 1.2 for r in ratios),
+            "categories_goal_met": all(0.5 <= r <= 2.0 for v in cats.values() for r in v),
+        },
+    }
