@@ -6,5 +6,6 @@ from __future__ import annotations
 
 RUNNERS: dict[str, str] = {
     "lint-corpus": "npuready.experiments.runners.lint_corpus",
+    "partitions": "npuready.experiments.runners.partitions",
     "cost-vs-scalesim": "npuready.experiments.runners.cost_vs_scalesim",
 }

@@ -1,0 +1,160 @@
+"""The built site in a real browser: every view, drill-downs equal the JSON, no errors, no network."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from npuready.commands.site import build_all, write_all
+from npuready.paths import site_dir
+from npuready.site import pointer
+from npuready.site.fmt import format_number
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = REPO / "tests" / "site" / "fixtures"
+VIEWS = ("findings", "models", "npu", "integer", "records", "docs")
+
+
+def _results(exp_root: Path) -> dict[str, dict]:
+    return {p.parent.name: json.loads(p.read_text(encoding="utf-8")) for p in exp_root.glob("*/result.json")}
+
+
+@pytest.fixture(scope="module")
+def fixture_site(tmp_path_factory) -> Path:
+    """Fixture experiments (incl. <script>/<img onerror> strings) + the real lint-corpus, built to a temp dir."""
+    root = tmp_path_factory.mktemp("site")
+    shutil.copytree(FIXTURES / "experiments", root / "experiments")
+    shutil.copytree(REPO / "experiments" / "lint-corpus", root / "experiments" / "lint-corpus")
+    shutil.copytree(FIXTURES / "docs", root / "docs")
+    build, md = build_all(root / "experiments", root / "docs")
+    write_all(build, md, root / "docs", root / "site")
+    return root
+
+
+def _open(page, site: Path, fragment: str = "") -> None:
+    page.goto((site / "index.html").as_uri() + fragment)
+    page.wait_for_function("document.documentElement.dataset.ready === '1'")
+
+
+def _check_drilldown(page, button, results) -> None:
+    exp, path = button.get_attribute("data-exp"), button.get_attribute("data-path")
+    value = pointer.resolve(results[exp], path)
+    assert button.inner_text().split("\u2009")[0] == format_number(value, pct=button.get_attribute("data-scale") == "100")
+    button.click()
+    dialog = page.locator("dialog#raw")
+    dialog.wait_for(state="visible")
+    assert page.locator("#raw-exp").inner_text() == exp
+    assert page.locator("#raw-path").inner_text() == path
+    assert json.loads(page.locator("#raw-value").inner_text()) == value
+    page.locator("#raw-close").click()
+    dialog.wait_for(state="hidden")
+
+
+@pytest.mark.parametrize("site_name", ["committed", "fixtures"])
+def test_every_view_shows_alone_without_errors_or_network(page_and_watch, fixture_site, site_name):
+    page, watch = page_and_watch
+    site = site_dir() if site_name == "committed" else fixture_site / "site"
+    _open(page, site)
+    assert page.locator("#view-findings").is_visible()
+    for view in VIEWS:
+        page.evaluate(f"location.hash = '#{view}'")
+        page.locator(f"#view-{view}").wait_for(state="visible")
+        hidden = [v for v in VIEWS if v != view and page.locator(f"#view-{v}").is_visible()]
+        assert hidden == [], f"#{view}: other views visible {hidden}"
+        assert page.locator(f'nav.tabs a[data-view="{view}"]').get_attribute("aria-current") == "page"
+    page.wait_for_timeout(300)  # let lazily drawn charts finish
+    assert watch.errors == []
+    assert watch.network == [] and watch.requests and all(u.startswith("file://") for u in watch.requests)
+    assert watch.dialogs == []
+
+
+def test_first_screen_states_findings_with_drillable_numbers(page_and_watch):
+    page, watch = page_and_watch
+    _open(page, site_dir())
+    first = page.locator("#view-findings article.finding button.num")
+    assert first.count() >= 3
+    assert first.first.is_visible()
+    assert page.locator("#view-findings h1").inner_text() == "What the stored experiments found"
+    _check_drilldown(page, first.first, _results(REPO / "experiments"))
+    assert watch.errors == []
+
+
+def test_drilldowns_in_every_view_equal_the_stored_json(page_and_watch):
+    page, watch = page_and_watch
+    results = _results(REPO / "experiments")
+    _open(page, site_dir())
+    checked = 0
+    for view in VIEWS:
+        page.evaluate(f"location.hash = '#{view}'")
+        if view == "records":
+            page.locator("details.record").first.evaluate("d => d.open = true")
+        buttons = page.locator(f"#view-{view} button.num:visible")
+        n = buttons.count()
+        for i in sorted({0, n // 2, n - 1}) if n else []:
+            _check_drilldown(page, buttons.nth(i), results)
+            checked += 1
+    assert checked >= 6
+    assert watch.errors == [] and watch.network == []
+
+
+def test_deep_link_opens_the_record_and_the_number(page_and_watch):
+    page, watch = page_and_watch
+    path = "/results/corpus/summary/blocked"
+    _open(page, site_dir(), f"#exp=lint-corpus&path={path}")
+    assert page.locator("#view-records").is_visible()
+    assert page.locator("#record-lint-corpus").get_attribute("open") is not None
+    page.locator("dialog#raw").wait_for(state="visible")
+    stored = pointer.resolve(_results(REPO / "experiments")["lint-corpus"], path)
+    assert json.loads(page.locator("#raw-value").inner_text()) == stored
+    assert page.locator("#raw-json mark").count() >= 1
+    assert '"blocked": ' + json.dumps(stored) in page.locator("#raw-json mark").first.inner_text()
+    assert watch.errors == []
+
+
+def test_raw_record_downloads_as_the_stored_json(page_and_watch, tmp_path):
+    page, watch = page_and_watch
+    _open(page, site_dir(), "#exp=lint-corpus&path=/results/setup")
+    page.locator("dialog#raw").wait_for(state="visible")
+    with page.expect_download() as info:
+        page.locator("#raw-download").click()
+    target = tmp_path / "record.json"
+    info.value.save_as(target)
+    assert info.value.suggested_filename == "lint-corpus.results.setup.json"
+    assert json.loads(target.read_text()) == _results(REPO / "experiments")["lint-corpus"]["results"]["setup"]
+    page.locator("#raw-whole").check()
+    assert json.loads(page.locator("#raw-json").inner_text()) == _results(REPO / "experiments")["lint-corpus"]
+    assert watch.errors == [] and watch.network == []
+
+
+def test_records_search_and_filters(page_and_watch, fixture_site):
+    page, watch = page_and_watch
+    _open(page, fixture_site / "site", "#records")
+    records = page.locator("details.record")
+    total = records.count()
+    page.locator("#rec-search").fill("toy")
+    assert sorted(records.evaluate_all("ds => ds.filter(d => !d.hidden).map(d => d.dataset.exp)")) == ["toy-cost", "toy-models"]
+    page.locator("#rec-evidence").select_option("simulated")
+    assert records.evaluate_all("ds => ds.filter(d => !d.hidden).map(d => d.dataset.exp)") == ["toy-cost"]
+    page.locator("#rec-search").fill("no-such-experiment")
+    assert page.locator("#rec-none").is_visible()
+    page.locator("#rec-search").fill("")
+    page.locator("#rec-evidence").select_option("")
+    assert records.evaluate_all("ds => ds.filter(d => !d.hidden).length") == total
+    assert watch.errors == []
+
+
+def test_script_and_img_onerror_strings_render_as_text(page_and_watch, fixture_site):
+    page, watch = page_and_watch
+    _open(page, fixture_site / "site", "#exp=xss-probe")
+    body = page.locator("#record-xss-probe").inner_text()
+    assert "<script>alert('title')</script>" in body
+    assert "<img src=x onerror=alert('node')>" in body
+    assert page.locator("img").count() == 0
+    assert page.evaluate("document.querySelectorAll('script:not([src]):not([type=\"application/json\"])').length") == 0
+    page.evaluate("location.hash = '#doc=NOTES'")
+    assert "<script>alert('doc')</script>" in page.locator('article.doc[data-doc="NOTES"]').inner_text()
+    _open(page, fixture_site / "site", "#exp=xss-probe&path=/results/evil/model")
+    assert json.loads(page.locator("#raw-value").inner_text()) == "</script><script>alert('model')</script>"
+    assert watch.dialogs == [] and watch.errors == []
