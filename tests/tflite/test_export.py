@@ -155,3 +155,54 @@ def test_qdq_softmax_scale_is_adjusted_and_recorded(qdq):
 def test_float_model_is_refused_by_qdq_exporter():
     with pytest.raises(InputError, match="no QuantizeLinear nodes"):
         export_int8_from_qdq(conv_relu())
+
+
+def test_transformer_ops_lower_to_builtins():
+    from tflite_models import vit_block
+
+    model = vit_block()
+    tfl = export_float(model)
+    ops = _ops(tfl)
+    for op in ("GELU", "GATHER", "STRIDED_SLICE", "BATCH_MATMUL", "RSQRT", "FULLY_CONNECTED", "SOFTMAX"):
+        assert op in ops
+    chain = [n.output[0] for n in model.graph.node if n.op_type in ("Div", "Erf")]
+    got = run_litert(tfl, {"input": random_inputs(model, 1)[0]})
+    assert all(name in got.mapping.fused for name in chain)
+
+
+def test_qdq_export_is_bit_identical_to_the_integer_engine(qdq):
+    """The exporter keeps the QDQ integers: LiteRT REF and npuready's NumPy engine agree on every tensor."""
+    from npuready.engine import numpy_engine
+    from npuready.engine.export import export_integer_graph
+
+    for build in (QDQ_MODELS["residual"], QDQ_MODELS["pooling"], QDQ_MODELS["depthwise"]):
+        model = build()
+        xs = random_inputs(model, 3)
+        qmodel = qdq(model, xs)
+        graph, tfl = export_integer_graph(qmodel), export_int8_from_qdq(qmodel)
+        compared = 0
+        for x in xs:
+            engine = numpy_engine.run(graph, x)
+            got = run_litert(tfl, {"input": x}, input_rounding="half_away")
+            for name, codes in engine.items():
+                assert np.array_equal(got.onnx[name], codes.reshape(got.onnx[name].shape)), name
+                compared += 1
+        assert compared >= 3 * 3
+
+
+def test_int8_exports_compile_in_vela_without_cpu_fallback(tmp_path, qdq):
+    import subprocess
+    import sys
+
+    vela = Path(sys.executable).parent / "vela"
+    if not vela.exists():
+        pytest.skip("ethos-u-vela not installed")
+    model = QDQ_MODELS["residual"]()
+    xs = random_inputs(model, 4)
+    for kind, tfl in (("calibrated", export_int8_calibrated(model, xs)), ("qdq", export_int8_from_qdq(qdq(model, xs)))):
+        path = tmp_path / f"{kind}.tflite"
+        path.write_bytes(tfl)
+        run = subprocess.run([str(vela), str(path), "--accelerator-config", "ethos-u55-128", "--output-dir",
+                              str(tmp_path / kind)], capture_output=True, text=True, check=False)
+        assert run.returncode == 0, run.stderr
+        assert "CPU operators = 0 (0.0%)" in run.stdout

@@ -119,9 +119,28 @@ def concat_reshape(hardswish: bool = True) -> onnx.ModelProto:
     return n.model([1, 3, 4, 4], n.node("Softmax", [t], axis=-1))
 
 
+def vit_block() -> onnx.ModelProto:
+    """LayerNorm, MatMul (FC and batch), exact-GELU chain, Gather, Slice, Transpose, Softmax on rank 3."""
+    n = _Net(8)
+    r = n.rng
+    ln = n.node("LayerNormalization", ["input", n.init((1 + 0.1 * r.standard_normal(8)).astype(np.float32)),
+                                       n.init((0.1 * r.standard_normal(8)).astype(np.float32))], axis=-1)
+    h = n.node("Add", [n.node("MatMul", [ln, n.init((r.standard_normal((8, 16)) / 3).astype(np.float32))]),
+                       n.init((0.1 * r.standard_normal(16)).astype(np.float32))])
+    e = n.node("Erf", [n.node("Div", [h, n.init(np.array(1.4142135381698608, np.float32))])])
+    g = n.node("Mul", [n.node("Mul", [h, n.node("Add", [e, n.init(np.array(1.0, np.float32))])]),
+                       n.init(np.array(0.5, np.float32))])
+    y = n.node("Add", [n.node("MatMul", [g, n.init((r.standard_normal((16, 8)) / 4).astype(np.float32))]), "input"])
+    cls = n.node("Gather", [y, n.init(np.array(0, np.int64), "idx")], axis=1)
+    s = n.node("Slice", [y, n.init(np.array([1], np.int64)), n.init(np.array([5], np.int64)),
+                         n.init(np.array([1], np.int64))])
+    att = n.node("Softmax", [n.node("MatMul", [s, n.node("Transpose", [s], perm=[0, 2, 1])])], axis=-1)
+    return n.model([1, 5, 8], [cls, att])
+
+
 FLOAT_MODELS = {
     "conv_relu": conv_relu, "depthwise": depthwise, "grouped": grouped, "residual": residual,
-    "pooling": pooling, "fc_softmax": fc_softmax, "concat_reshape": concat_reshape,
+    "pooling": pooling, "fc_softmax": fc_softmax, "concat_reshape": concat_reshape, "vit_block": vit_block,
 }
 
 #: models whose every op onnxruntime's quantize_static quantizes (no BatchNormalization, no HardSwish)

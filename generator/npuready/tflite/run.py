@@ -4,7 +4,8 @@
 ``experimental_preserve_all_tensors`` so intermediate tensors stay readable. ``inputs`` maps ONNX
 input names (or is a list in input order) to arrays in ONNX layout (NCHW); they are transposed to the
 TFLite layout with the embedded map. A float array fed to an int8 input is quantized with the input's
-scale/zero point using round-half-to-even (ONNX QuantizeLinear's rounding); feed int8 to skip that.
+scale/zero point, rounding ``input_rounding``: "half_away" (default; TFLite's QUANTIZE kernel and the
+npuready integer engine's input op) or "half_even" (ONNX QuantizeLinear). Feed int8 codes to skip it.
 """
 from __future__ import annotations
 
@@ -45,7 +46,15 @@ def make_interpreter(tflite_bytes: bytes, reference: bool = True) -> Interpreter
     return interp
 
 
-def feed(interp: Interpreter, mapping: TensorMap, inputs) -> None:
+def _round(x: np.ndarray, mode: str) -> np.ndarray:
+    if mode == "half_even":
+        return np.round(x)
+    if mode == "half_away":
+        return np.sign(x) * np.floor(np.abs(x) + 0.5)
+    raise InputError(f"input_rounding {mode!r}: unknown; use 'half_away' or 'half_even'")
+
+
+def feed(interp: Interpreter, mapping: TensorMap, inputs, input_rounding: str = "half_away") -> None:
     if not isinstance(inputs, dict):
         inputs = dict(zip(mapping.inputs, inputs if isinstance(inputs, (list, tuple)) else [inputs]))
     details = {d["index"]: d for d in interp.get_input_details()}
@@ -57,14 +66,16 @@ def feed(interp: Interpreter, mapping: TensorMap, inputs) -> None:
         d = details[ref.tflite_index]
         if d["dtype"] == np.int8 and arr.dtype != np.int8:
             s, z = d["quantization"]
-            arr = np.clip(np.round(arr.astype(np.float32) / np.float32(s)) + z, -128, 127).astype(np.int8)
+            q = _round(arr.astype(np.float32) / np.float32(s), input_rounding) + z
+            arr = np.clip(q, -128, 127).astype(np.int8)
         interp.set_tensor(ref.tflite_index, np.ascontiguousarray(arr.astype(d["dtype"])))
 
 
-def run_litert(tflite_bytes: bytes, inputs, reference: bool = True) -> LiteRTRun:
+def run_litert(tflite_bytes: bytes, inputs, reference: bool = True, input_rounding: str = "half_away") -> LiteRTRun:
+    """Run once (batch 1) and return every tensor; ``reference=False`` uses the optimised kernels."""
     mapping = read_tensor_map(tflite_bytes)
     interp = make_interpreter(tflite_bytes, reference)
-    feed(interp, mapping, inputs)
+    feed(interp, mapping, inputs, input_rounding)
     interp.invoke()
     tensors, qparams = {}, {}
     for d in interp.get_tensor_details():

@@ -14,6 +14,7 @@ from npuready.errors import InputError
 from npuready.graph.view import Node
 from npuready.tflite.builder import QParams
 from npuready.tflite.context import NHWC, Const, Context
+from npuready.tflite.quant_table import QConst
 from npuready.tflite.ops.common import fuse_activation, pad_input, spatial_padding, tfl_shape
 
 
@@ -33,7 +34,17 @@ def _fold_bn(ctx: Context, out: str, w: Const, bias: np.ndarray) -> tuple[str, C
     return bn.outputs[0], w, bias
 
 
-def bias_tensor(ctx: Context, label: str, b_name: str | None, n: int, in_index: int, w: Const,
+def qbias(ctx: Context, b_name: str | None, lo: int = 0, hi: int | None = None) -> QConst | None:
+    """The QDQ int32 bias of ``b_name`` (channels lo:hi), or None (float mode, no bias, not quantized)."""
+    qc = ctx.quant.const.get(b_name) if ctx.int8 and b_name else None
+    if qc is None or (lo == 0 and hi is None):
+        return qc
+    scale = np.broadcast_to(np.asarray(qc.qp.scale), (qc.q.size,))[lo:hi]
+    zp = np.broadcast_to(np.asarray(qc.qp.zero_point), (qc.q.size,))[lo:hi]
+    return QConst(qc.q.reshape(-1)[lo:hi], QParams.of(scale, zp, 0))
+
+
+def bias_tensor(ctx: Context, label: str, qc: QConst | None, n: int, in_index: int, w: Const,
                 bias_f: np.ndarray) -> int:
     """Float bias, or int32 bias with scale in_scale * w_scale (the QDQ integers when they agree)."""
     if not ctx.int8:
@@ -42,12 +53,11 @@ def bias_tensor(ctx: Context, label: str, b_name: str | None, n: int, in_index: 
     w_scale = np.asarray(w.qp.scale, np.float64)
     expected = np.float32(in_qp.scale[0]) * w_scale.astype(np.float32)
     expected = np.broadcast_to(expected, (n,)).astype(np.float64)
-    qc = ctx.quant.const.get(b_name) if b_name else None
     if qc is not None and np.allclose(np.broadcast_to(qc.qp.scale, (n,)), expected, rtol=1e-6, atol=0):
         q = qc.q.astype(np.int32).reshape(n)
     else:
         q = np.clip(np.round(bias_f.astype(np.float64) / expected), -2**31, 2**31 - 1).astype(np.int32)
-        if b_name:
+        if qc is not None:
             ctx.adjustments.append(f"{label}: bias scale in the QDQ model differs from input*weight scale; "
                                    "bias re-quantized to int32 at input*weight scale")
     axis = 0
@@ -81,14 +91,14 @@ def lower_conv(ctx: Context, node: Node) -> None:
         filt = w.transpose((0, 2, 3, 1))
         opts = fb.Conv2DOptionsT(padding=padding, strideW=strides[1], strideH=strides[0],
                                  fusedActivationFunction=act, dilationWFactor=dil[1], dilationHFactor=dil[0])
-        ins = [x_idx, ctx.add_const(w_name, filt), bias_tensor(ctx, f"{out}#bias", b_name, o, x_idx, w, bias)]
+        ins = [x_idx, ctx.add_const(w_name, filt), bias_tensor(ctx, f"{out}#bias", qbias(ctx, b_name), o, x_idx, w, bias)]
         ctx.op("CONV_2D", ins, [ctx.new_value(out, out_shape, NHWC)], opts)
     elif group == cin and ig == 1:
         filt = w.transpose((1, 2, 3, 0))
         opts = fb.DepthwiseConv2DOptionsT(padding=padding, strideW=strides[1], strideH=strides[0],
                                           depthMultiplier=o // cin, fusedActivationFunction=act,
                                           dilationWFactor=dil[1], dilationHFactor=dil[0])
-        ins = [x_idx, ctx.add_const(w_name, filt), bias_tensor(ctx, f"{out}#bias", b_name, o, x_idx, w, bias)]
+        ins = [x_idx, ctx.add_const(w_name, filt), bias_tensor(ctx, f"{out}#bias", qbias(ctx, b_name), o, x_idx, w, bias)]
         ctx.op("DEPTHWISE_CONV_2D", ins, [ctx.new_value(out, out_shape, NHWC)], opts)
     else:
         _grouped(ctx, node, x_idx, w, w_name, b_name, bias, group, padding, strides, dil, act, out, out_shape)
@@ -117,7 +127,7 @@ def _grouped(ctx, node, x_idx, w, w_name, b_name, bias, group, padding, strides,
         opts = fb.Conv2DOptionsT(padding=padding, strideW=strides[1], strideH=strides[0],
                                  fusedActivationFunction=act, dilationWFactor=dil[1], dilationHFactor=dil[0])
         piece = ctx.tmp(f"{out}#group{g}", out_shape[:3] + [og], out_qp)
-        bq = bias_tensor(ctx, f"{out}#bias{g}", None if ctx.int8 else b_name, og, part, wg,
+        bq = bias_tensor(ctx, f"{out}#bias{g}", qbias(ctx, b_name, g * og, (g + 1) * og), og, part, wg,
                          bias[g * og:(g + 1) * og])
         ctx.op("CONV_2D", [part, ctx.add_const(f"{w_name}#g{g}", wg.transpose((0, 2, 3, 1))), bq], [piece], opts)
         pieces.append(piece)

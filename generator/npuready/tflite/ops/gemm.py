@@ -12,7 +12,7 @@ from npuready.errors import InputError
 from npuready.graph.view import Node
 from npuready.tflite.context import Const, Context, identity
 from npuready.tflite.ops.common import fuse_activation
-from npuready.tflite.ops.conv import bias_tensor
+from npuready.tflite.ops.conv import bias_tensor, qbias
 
 
 def _fully_connected(ctx: Context, node: Node, a: str, w: Const, w_label: str, bias: np.ndarray,
@@ -20,6 +20,8 @@ def _fully_connected(ctx: Context, node: Node, a: str, w: Const, w_label: str, b
     if ctx.int8:
         if w.q is None:
             raise InputError(f"node {node.name!r} ({node.op_type}): weight {w_label!r} is not quantized")
+        if any(z != 0 for z in w.qp.zero_point):
+            raise InputError(f"node {node.name!r} ({node.op_type}): weight zero point must be 0 (symmetric int8)")
         if w.qp.per_channel and w.qp.axis != 0:
             raise InputError(f"node {node.name!r} ({node.op_type}): weight quantized per input channel; "
                              "TFLite FULLY_CONNECTED needs per-output-channel (axis of N) or per-tensor")
@@ -27,7 +29,7 @@ def _fully_connected(ctx: Context, node: Node, a: str, w: Const, w_label: str, b
     rank = len(ctx.shape(a))
     x = ctx.value(a, identity(rank))
     n = w.f.shape[0]
-    ins = [x.index, ctx.add_const(w_label, w), bias_tensor(ctx, f"{out}#bias", b_name, n, x.index, w, bias)]
+    ins = [x.index, ctx.add_const(w_label, w), bias_tensor(ctx, f"{out}#bias", qbias(ctx, b_name), n, x.index, w, bias)]
     out_shape = list(ctx.shape(out))
     opts = fb.FullyConnectedOptionsT(fusedActivationFunction=act, keepNumDims=rank > 2)
     ctx.op("FULLY_CONNECTED", ins, [ctx.new_value(out, out_shape, identity(len(out_shape)))], opts)

@@ -37,7 +37,11 @@ def lower_pool(ctx: Context, node: Node) -> None:
                              "are not TFLite SAME padding; use SAME-style pads or count_include_pad=1")
         x_idx = pad_input(ctx, x, x_name, explicit, "low" if node.op_type == "MaxPool" else "zero")
     elif padding == fb.Padding.SAME and node.op_type == "AveragePool" and int(node.attr("count_include_pad", 0)):
-        x_idx = pad_input(ctx, x, x_name, list(node.attr("pads")), "zero")
+        if node.attr("pads") is None:
+            raise InputError(f"node {node.name!r} (AveragePool): auto_pad SAME with count_include_pad=1 is not "
+                             "exported; give explicit pads")
+        p = [int(v) for v in node.attr("pads")]
+        x_idx = pad_input(ctx, x, x_name, p, "zero")
         padding = fb.Padding.VALID
     opname = "MAX_POOL_2D" if node.op_type == "MaxPool" else "AVERAGE_POOL_2D"
     opts = fb.Pool2DOptionsT(padding=padding, strideW=s[1], strideH=s[0], filterWidth=k[1], filterHeight=k[0],

@@ -5,8 +5,10 @@ from npuready.tflite.ops.activation import lower_activation, lower_softmax
 from npuready.tflite.ops.conv import lower_conv
 from npuready.tflite.ops.elementwise import lower_batchnorm, lower_binary
 from npuready.tflite.ops.gemm import lower_gemm, lower_matmul
+from npuready.tflite.ops.norm import lower_div, lower_layernorm
 from npuready.tflite.ops.pool import lower_global_pool, lower_pool, lower_reduce
 from npuready.tflite.ops.shape import lower_concat, lower_identity, lower_reshape, lower_transpose
+from npuready.tflite.ops.slicing import lower_gather, lower_slice
 
 CONVERTERS = {
     "Conv": lower_conv,
@@ -15,10 +17,11 @@ CONVERTERS = {
     "Add": lower_binary,
     "Sub": lower_binary,
     "Mul": lower_binary,
-    "Div": lower_binary,
+    "Div": lower_div,  # Div, or the head of Div→Erf→Add→Mul→Mul (exact GELU)
     "Max": lower_binary,
     "Min": lower_binary,
     "BatchNormalization": lower_batchnorm,
+    "LayerNormalization": lower_layernorm,
     "MaxPool": lower_pool,
     "AveragePool": lower_pool,
     "GlobalAveragePool": lower_global_pool,
@@ -39,6 +42,8 @@ CONVERTERS = {
     "Unsqueeze": lower_reshape,
     "Transpose": lower_transpose,
     "Concat": lower_concat,
+    "Gather": lower_gather,
+    "Slice": lower_slice,
     "Identity": lower_identity,
     "Dropout": lower_identity,
 }
