@@ -17,6 +17,7 @@ COMMANDS: dict[str, str] = {
     "probes": "npuready.commands.probes",
     "partition": "npuready.commands.partition",
     "targets": "npuready.commands.targets",
+    "preprocess": "npuready.commands.preprocess",
     "run": "npuready.commands.run",
     "site": "npuready.commands.site",
 }

@@ -1,0 +1,189 @@
+"""`npuready preprocess show|apply|calib|diagnose|fuse`: the input-format contract (seed 004)."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+SPEC_HELP = "preset name (see 'npuready preprocess show'), zoo:<model> (from zoo/zoo.json) or a spec JSON file"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "preprocess", help="input-format presets, calibration sets, mismatch doctor, normalisation fusion",
+        description="One declarative input spec (colour order, dtype, layout, resize, crop, letterbox, "
+                    "scale, mean/std) used by both calibration-data generation and inference.",
+        epilog="Exit codes: 0 ok (diagnose: tensors match), 1 diagnose found a mismatch, 2 unusable input.")
+    verbs = p.add_subparsers(dest="action", metavar="ACTION")
+
+    s = verbs.add_parser("show", help="print a preset's pipeline, input and calibration variant",
+                         description="Print the ordered pipeline of a preset (all presets when none is given).",
+                         epilog="Exit codes: 0 ok, 2 unknown preset or model mismatch.")
+    s.add_argument("spec", nargs="?", metavar="PRESET", help=SPEC_HELP)
+    s.add_argument("--model", metavar="MODEL.onnx", help="bind the spec to this model's image input (size check)")
+    s.add_argument("--format", "-f", choices=["text", "json"], default="text", help="output format (default: text)")
+    s.set_defaults(func=run_show)
+
+    a = verbs.add_parser("apply", help="preprocess one image into a .npy model input",
+                         description="Run the spec on one image file and save the model-input tensor "
+                                     "(the same function the calibration builder uses).",
+                         epilog="Exit codes: 0 ok, 2 unusable input.")
+    a.add_argument("image", help="image file (decoded with Pillow as RGB)")
+    a.add_argument("--spec", required=True, help=SPEC_HELP)
+    a.add_argument("--model", metavar="MODEL.onnx", help="take/check the image size from this model")
+    a.add_argument("--output", "-o", required=True, metavar="FILE.npy", help="where to write the tensor")
+    a.set_defaults(func=run_apply)
+
+    c = verbs.add_parser("calib", help="build a stratified calibration set (.npy files + manifest.json)",
+                         description="Sample a stratified, seeded calibration set, preprocess it with the spec and "
+                                     "write it in the layout the compile mode needs: 'body' (only the NPU body is "
+                                     "compiled: tensors match the body input) or 'offload' (CPU offload: tensors "
+                                     "match the original model input).",
+                         epilog="Exit codes: 0 written, 2 unusable input.")
+    c.add_argument("--spec", required=True, help=SPEC_HELP)
+    src = c.add_mutually_exclusive_group()
+    src.add_argument("--dataset", default="fashion-mnist",
+                     choices=["photos", "fashion-mnist", "fashion-mnist-full"],
+                     help="image source (default: fashion-mnist, the committed subset)")
+    src.add_argument("--images", metavar="DIR", help="folder of images; the first sub-folder names the class")
+    c.add_argument("--split", default="train", help="dataset split (default: train)")
+    c.add_argument("--n", type=int, default=100, help="number of samples (default: 100)")
+    c.add_argument("--seed", type=int, default=0, help="sampling seed (default: 0)")
+    c.add_argument("--mode", choices=["body", "offload"], default="body",
+                   help="compile mode (default: body)")
+    c.add_argument("--model", metavar="MODEL.onnx", help="bind the spec to this model (size check, body input)")
+    c.add_argument("--body-input", metavar="TENSOR",
+                   help="mode body: the NPU body's input tensor; the CPU head is run with onnxruntime")
+    c.add_argument("--body-layout", choices=["HWC", "NHWC", "NCHW"], default="HWC",
+                   help="mode body without --body-input: per-sample layout (default: HWC)")
+    c.add_argument("--out", required=True, metavar="DIR", help="output folder")
+    c.set_defaults(func=run_calib)
+
+    d = verbs.add_parser("diagnose", help="name the mismatch between a runtime and a calibration tensor",
+                         description="Compare a saved runtime input tensor with the calibration tensor of the same "
+                                     "image and name each mismatch: layout, channels, letterbox size, letterbox "
+                                     "missing, crop, resize, channel order (RGB/BGR), /255, normalisation.",
+                         epilog="Exit codes: 0 match, 1 mismatch found (one line per kind), 2 bad input.")
+    d.add_argument("--runtime", required=True, metavar="A.npy", help="tensor the runtime fed the model")
+    d.add_argument("--calib", required=True, metavar="B.npy", help="calibration tensor of the same image")
+    d.add_argument("--spec", help=f"optional intended spec: {SPEC_HELP}")
+    d.add_argument("--format", "-f", choices=["text", "json"], default="text", help="output format (default: text)")
+    d.set_defaults(func=run_diagnose)
+
+    f = verbs.add_parser("fuse", help="fold scale/mean/std into the first Conv (model takes raw pixels)",
+                         description="Rewrite an ONNX model so its image input takes raw pixels: scale, mean and "
+                                     "std are folded into the first Conv ('fold', no padding) or kept as one "
+                                     "per-channel Sub in front of it ('subtract', exact when the Conv pads).",
+                         epilog="Exit codes: 0 written, 2 unusable input.")
+    f.add_argument("model", metavar="MODEL.onnx")
+    f.add_argument("--spec", required=True, help=SPEC_HELP)
+    f.add_argument("--strategy", choices=["auto", "fold", "subtract"], default="auto",
+                   help="auto: fold without padding, subtract with (default: auto)")
+    f.add_argument("--input-dtype", choices=["uint8", "float32"], default="uint8",
+                   help="new input type: uint8 (adds a Cast) or float32 0..255 (default: uint8)")
+    f.add_argument("--output", "-o", required=True, metavar="OUT.onnx")
+    f.set_defaults(func=run_fuse)
+    p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
+
+
+def _spec(args: argparse.Namespace, text: str | None = None):
+    from npuready.preprocess import bind_to_model, resolve_spec
+
+    spec = resolve_spec(text or args.spec)
+    model = getattr(args, "model", None)
+    return bind_to_model(spec, model) if model else spec
+
+
+def run_show(args: argparse.Namespace) -> int:
+    from npuready.atomic import dumps_json
+    from npuready.preprocess import PRESETS
+    from npuready.preprocess.render import calibration_variant, spec_text, steps
+
+    specs = [_spec(args)] if args.spec else list(PRESETS.values())
+    if args.format == "json":
+        data = [dict(s.to_dict(), steps=steps(s), value_range=s.value_range, calibration=calibration_variant(s))
+                for s in specs]
+        sys.stdout.write(dumps_json(data[0] if args.spec else data))
+    else:
+        sys.stdout.write("\n".join(spec_text(s) for s in specs))
+    return 0
+
+
+def run_apply(args: argparse.Namespace) -> int:
+    import io
+
+    import numpy as np
+
+    from npuready.atomic import write_bytes
+    from npuready.preprocess import apply
+
+    x = apply(_spec(args), args.image)
+    buf = io.BytesIO()
+    np.save(buf, x, allow_pickle=False)
+    write_bytes(args.output, buf.getvalue())
+    print(f"{args.output}: {x.dtype} {list(x.shape)}")
+    return 0
+
+
+def run_calib(args: argparse.Namespace) -> int:
+    from npuready.preprocess import resolve_spec
+    from npuready.preprocess.calibration import build_calibration_set
+    from npuready.preprocess.sources import dataset, image_folder
+
+    spec = resolve_spec(args.spec)
+    images, labels, source = image_folder(args.images) if args.images else dataset(args.dataset, args.split)
+
+    def bar(items):
+        if not sys.stderr.isatty():
+            return items
+        from rich.progress import track
+
+        return track(items, description="calibration set", console=None, transient=True)
+
+    cs = build_calibration_set(images, labels, spec, args.out, n=args.n, seed=args.seed, mode=args.mode,
+                               model=args.model, body_input=args.body_input, body_layout=args.body_layout,
+                               source=source, progress=bar)
+    classes = len(cs.manifest["per_class"])
+    print(f"{cs.folder}: {len(cs.files)} tensors {cs.dtype} {list(cs.shape)} ({cs.layout}, mode {args.mode}, "
+          f"{classes} classes, seed {args.seed}) + manifest.json")
+    return 0
+
+
+def _load_npy(path: str, what: str):
+    import numpy as np
+
+    from npuready.errors import InputError
+
+    try:
+        return np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        raise InputError(f"{what} {path}: not found") from None
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{what} {path}: not a .npy array ({exc})") from None
+
+
+def run_diagnose(args: argparse.Namespace) -> int:
+    from npuready.atomic import dumps_json
+    from npuready.preprocess import resolve_spec
+    from npuready.preprocess.doctor import diagnose
+    from npuready.preprocess.render import diagnosis_text
+
+    spec = resolve_spec(args.spec) if args.spec else None
+    d = diagnose(_load_npy(args.runtime, "runtime tensor"), _load_npy(args.calib, "calibration tensor"), spec)
+    sys.stdout.write(dumps_json(d.to_dict()) if args.format == "json" else diagnosis_text(d))
+    return 0 if d.matched else 1
+
+
+def run_fuse(args: argparse.Namespace) -> int:
+    import onnx
+
+    from npuready.atomic import write_bytes
+    from npuready.preprocess import resolve_spec
+    from npuready.preprocess.fusion import fuse_normalization
+
+    result = fuse_normalization(args.model, resolve_spec(args.spec), strategy=args.strategy,
+                                input_dtype=args.input_dtype)
+    write_bytes(args.output, result.model.SerializeToString())
+    onnx.checker.check_model(args.output)
+    print(f"{args.output}: {result.strategy} into {', '.join(result.convs)}; input {result.input_name!r} "
+          f"is now {result.input_dtype}; calibrate with {result.calibration}")
+    return 0

@@ -1,0 +1,247 @@
+"""Mismatch doctor: compare a saved runtime input tensor with the calibration tensor of the same image.
+
+``diagnose(runtime, calib, spec=None)`` aligns the two step by step - layout, letterbox, crop /
+resize, channel order, value scale - and names each difference it had to undo. A spec (the
+intended preset) is optional: it resolves ambiguous layouts and lets the verdict name the
+mean/std it expected. Seed 004's common mismatches are the kinds below.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from npuready.preprocess import doctor_geometry as geo
+from npuready.preprocess.spec import PreprocessSpec
+
+#: Mismatch kinds the doctor names (kind -> what it means), in the order it checks them.
+KINDS: dict[str, str] = {
+    "layout": "axis order differs (HWC vs NCHW, batch dimension, or planar data in an interleaved buffer)",
+    "channels": "channel count differs (gray vs colour)",
+    "letterbox_size": "both letterboxed, to different sizes (e.g. yolo_640 calibration for a yolo_1280 export)",
+    "letterbox_missing": "one side letterboxes (constant padding), the other does not",
+    "crop": "one side centre-crops, the other resizes without cropping",
+    "resize": "same field of view at a different size or interpolation",
+    "channel_order": "RGB vs BGR",
+    "scale_255": "one side divides by 255, the other keeps 0..255",
+    "normalization": "one side subtracts mean / divides by std, the other does not",
+    "unexplained": "the tensors differ in a way none of the known kinds explains",
+}
+
+STRUCTURE = 0.97      # structure correlation above which a geometric hypothesis is accepted
+SAME = 0.9995         # structure correlation that counts as 'same geometry'
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str
+    message: str
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "message": self.message}
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    runtime: str                      # layout and shape, e.g. "NCHW [1, 3, 224, 224] float32"
+    calibration: str
+    findings: tuple[Finding, ...] = ()
+    max_abs_diff: float | None = None  # after undoing every finding (None when not comparable)
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def matched(self) -> bool:
+        return not self.findings
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(f.kind for f in self.findings))
+
+    def to_dict(self) -> dict:
+        return {"runtime": self.runtime, "calibration": self.calibration, "matched": self.matched,
+                "kinds": list(self.kinds), "findings": [f.to_dict() for f in self.findings],
+                "max_abs_diff": self.max_abs_diff, "notes": list(self.notes)}
+
+
+def _label(c: geo.Canonical, x: np.ndarray) -> str:
+    return f"{c.layout} {list(c.shape)} {np.asarray(x).dtype}"
+
+
+def _size(a: np.ndarray) -> str:
+    return f"{a.shape[0]}x{a.shape[1]}"
+
+
+def _close(a: float | np.ndarray, b: float | np.ndarray, rel: float) -> bool:
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    return bool(np.all(np.abs(a - b) <= rel * np.maximum(np.abs(b), 1e-12)))
+
+
+def _fit(y: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """Per-channel least squares y_c = a_c x_c + b_c; returns a, b and the worst r^2."""
+    a, b, r2 = [], [], []
+    for k in range(x.shape[2]):
+        xs, ys = x[:, :, k].ravel(), y[:, :, k].ravel()
+        vx = xs.var()
+        slope = float(((xs - xs.mean()) * (ys - ys.mean())).mean() / vx) if vx > 0 else 1.0
+        a.append(slope)
+        b.append(float(ys.mean() - slope * xs.mean()))
+        r2.append(geo.corr(xs, ys) ** 2 if vx > 0 else 1.0)
+    return np.array(a), np.array(b), float(min(r2))
+
+
+def _normalisation(a: np.ndarray, b: np.ndarray, spec: PreprocessSpec | None, rel: float):
+    """(k, std, mean) if ``y = k*(std*x + mean)`` explains the fit (k = 1 or 255), else None."""
+    for k in (1.0, 255.0):
+        std, mean = a / k, b / k
+        if spec is not None and spec.mean is not None and len(spec.mean) == len(a):
+            if _close(std, np.array(spec.std), rel) and np.all(np.abs(mean - np.array(spec.mean)) <= rel):
+                return k, std, mean
+        elif np.all((std > 0.02) & (std < 2.0)) and np.all((mean > -1.0) & (mean < 1.5)) \
+                and not (_close(std, 1.0, rel) and np.all(np.abs(mean) < 0.02)):
+            if k == 1.0 and np.median(a) > 3.0:
+                continue
+            return k, std, mean
+    return None
+
+
+def _stats_reversed(a: np.ndarray, b: np.ndarray, r2: float, rel: float) -> bool:
+    """True when, after reversing the channels, per-channel mean/std applied in the wrong channel
+    order explain the rest: middle channel untouched, a0*a2 = 1 and b0 = -a0*b2."""
+    if r2 < 0.99 or _close(a, 1.0, rel) and np.all(np.abs(b) < 1e-3):
+        return False
+    return (_close(a[1], 1.0, rel) and abs(b[1]) < 0.02 and _close(a[0] * a[2], 1.0, rel)
+            and abs(b[0] + a[0] * b[2]) <= rel * max(abs(b[0]), 1e-3))
+
+
+def _values(A: np.ndarray, B: np.ndarray, spec: PreprocessSpec | None, exact: bool) -> list[Finding]:
+    """Name the value transform mapping calibration values B onto runtime values A."""
+    rel = 0.03 if exact else 0.12
+    a, b, r2 = _fit(A, B)
+    span = float(B.max() - B.min()) or 1.0
+    if r2 < (0.995 if exact else 0.9):
+        return [Finding("unexplained", f"values differ beyond any per-channel scale/offset (r^2 {r2:.3f})")]
+    if _close(a, 1.0, rel) and np.all(np.abs(b) <= 0.02 * span):
+        return []
+    if np.all(np.abs(b) <= 0.02 * float(A.max() - A.min() or 1.0)):
+        if _close(a, 255.0, rel):
+            return [Finding("scale_255", "runtime values are 255x calibration's: runtime passes 0..255 where "
+                                         "calibration divides by 255 (missing /255)")]
+        if _close(a, 1 / 255.0, rel):
+            return [Finding("scale_255", "runtime values are 1/255 of calibration's: runtime divides by 255, "
+                                         "calibration keeps 0..255")]
+    fmt = lambda v: "(" + ", ".join(f"{x:.3f}" for x in v) + ")"  # noqa: E731
+    found = _normalisation(a, b, spec, rel)
+    if found:
+        k, std, mean = found
+        out = [Finding("normalization", f"runtime = calibration*std + mean with mean~{fmt(mean)} std~{fmt(std)}: "
+                                        "calibration is normalised, runtime is not (missing normalisation, e.g. "
+                                        "relying on a fused setting that is not active)")]
+        if k == 255.0:
+            out.insert(0, Finding("scale_255", "runtime passes 0..255 where calibration divides by 255 "
+                                               "(missing /255)"))
+        return out
+    ia, ib, _ = _fit(B, A)
+    found = _normalisation(ia, ib, spec, rel)
+    if found:
+        k, std, mean = found
+        out = [Finding("normalization", f"calibration = runtime*std + mean with mean~{fmt(mean)} std~{fmt(std)}: "
+                                        "runtime is normalised, calibration is not (e.g. raw uint8 calibration "
+                                        "for a fused-normalisation model fed normalised floats)")]
+        if k == 255.0:
+            out.insert(0, Finding("scale_255", "runtime divides by 255, calibration keeps 0..255"))
+        return out
+    return [Finding("unexplained", f"values relate by per-channel scale {fmt(a)} and offset {fmt(b)}, "
+                                   "which no known preprocessing step explains")]
+
+
+def _geometry(r: np.ndarray, c: np.ndarray, findings: list[Finding], spec: PreprocessSpec | None):
+    """Align runtime image r and calibration image c spatially; returns (A, B, exact) or None."""
+    lr, lc = geo.letterbox_content(r), geo.letterbox_content(c)
+    boxed = bool(lr or lc)
+    if lr and lc and r.shape[:2] != c.shape[:2]:
+        findings.append(Finding("letterbox_size", f"runtime is letterboxed to {_size(r)}, calibration to "
+                                                  f"{_size(c)}: a preset of one size reused for the other"))
+    elif bool(lr) != bool(lc):
+        who, other = ("runtime", "calibration") if lr else ("calibration", "runtime")
+        findings.append(Finding("letterbox_missing", f"{who} letterboxes (constant padding), {other} does not"))
+    rc = r[lr[0]:lr[1], lr[2]:lr[3]] if lr else r
+    cc = c[lc[0]:lc[1], lc[2]:lc[3]] if lc else c
+    gr, gc = geo.gray(rc), geo.gray(cc)
+    if rc.shape[:2] == cc.shape[:2] and geo.corr(gr, gc) >= SAME:
+        return rc, cc, not boxed or r.shape == c.shape
+    fwd = geo.find_centred_box(gr, gc)
+    if fwd.score >= STRUCTURE:
+        src, dst, match, runtime_larger = rc, cc, fwd, True
+    else:
+        back = geo.find_centred_box(gc, gr)
+        if back.score < STRUCTURE:
+            findings.append(Finding("unexplained", f"image content differs (best centred-crop match r="
+                                                   f"{max(fwd.score, back.score):.3f}): not the same image, or a "
+                                                   "geometric transform the doctor does not know"))
+            return None
+        src, dst, match, runtime_larger = cc, rc, back, False
+    full = match.fy >= 0.99 and match.fx >= 0.99
+    letterbox_spec = spec is not None and (spec.letterbox is not None or spec.fit_model_size == "letterbox")
+    if full and not boxed and letterbox_spec and rc.shape != cc.shape:
+        findings.append(Finding("letterbox_size", f"runtime is letterboxed to {_size(r)}, calibration to "
+                                                  f"{_size(c)} (spec {spec.name}; this image fills the box)"))
+    elif full and not boxed:
+        findings.append(Finding("resize", f"same field of view, runtime {_size(rc)} vs calibration {_size(cc)}"
+                                          + (" (different interpolation?)" if rc.shape == cc.shape else "")))
+    elif not full:
+        inner, outer = ("calibration", "runtime") if runtime_larger else ("runtime", "calibration")
+        findings.append(Finding("crop", f"{inner} shows the centre {match.fy:.0%} x {match.fx:.0%} of the "
+                                        f"{outer} image: {inner} centre-crops, {outer} resizes without cropping"))
+    box = geo.centred_box(src.shape[0], src.shape[1], match.fy, match.fx)
+    moved = geo.resample_hwc(src, dst.shape[:2], box)
+    return (moved, dst, False) if runtime_larger else (dst, moved, False)
+
+
+def diagnose(runtime: np.ndarray, calib: np.ndarray, spec: PreprocessSpec | None = None) -> Diagnosis:
+    """Compare one runtime input tensor with the calibration tensor of the same image."""
+    hint = spec.layout if spec is not None else None
+    R = geo.canonical(runtime, "runtime tensor", hint)
+    C = geo.canonical(calib, "calibration tensor", hint)
+    labels = dict(runtime=_label(R, runtime), calibration=_label(C, calib))
+    findings: list[Finding] = []
+    r, c = R.hwc, C.hwc
+    declared = f"runtime is {R.layout} {list(R.shape)}, calibration is {C.layout} {list(C.shape)}"
+    if not (r.shape == c.shape and geo.corr(geo.gray(r), geo.gray(c)) >= STRUCTURE):
+        for what, fixed in geo.reinterpretations(runtime, C):
+            if geo.corr(geo.gray(fixed), geo.gray(c)) >= SAME:
+                findings.append(Finding("layout", f"{declared}, and the runtime buffer holds {what} "
+                                                  "(reshaped where it should be transposed)"))
+                r = fixed
+                break
+    if R.layout != C.layout and not findings:
+        findings.append(Finding("layout", declared))
+    if r.shape[2] != c.shape[2]:
+        findings.append(Finding("channels", f"runtime has {r.shape[2]} channel(s), calibration {c.shape[2]}"))
+        r, c = r.mean(axis=2, keepdims=True), c.mean(axis=2, keepdims=True)
+    aligned = _geometry(r, c, findings, spec)
+    if aligned is None:
+        return Diagnosis(**labels, findings=tuple(findings))
+    A, B, exact = aligned
+    if A.shape[2] == 3:
+        m = np.array([[geo.corr(A[:, :, i], B[:, :, j]) for j in range(3)] for i in range(3)])
+        same, swapped = np.trace(m) / 3, (m[2, 0] + m[1, 1] + m[0, 2]) / 3
+        if swapped > same + 0.005:
+            findings.append(Finding("channel_order", f"runtime channels are reversed relative to calibration "
+                                                     f"(RGB vs BGR; channel correlation {same:.3f} as given, "
+                                                     f"{swapped:.3f} reversed)"))
+            A = A[:, :, ::-1]
+            a, b, r2 = _fit(A, B)
+            if _stats_reversed(a, b, r2, 0.03 if exact else 0.12):
+                findings[-1] = Finding("channel_order", findings[-1].message + "; per-channel mean/std were "
+                                                                               "applied in the other order too")
+                A = (A - b) / a  # undo the swapped statistics so the value check sees the rest
+    value_findings = _values(A, B, spec, exact)
+    findings.extend(value_findings)
+    diff = float(np.abs(A - B).max()) if not value_findings else None
+    if exact and not findings and diff is not None:
+        tol = 0.006 * float(B.max() - B.min() or 1.0)  # ~1.5 LSB of an 8-bit image's range
+        if diff > tol:
+            findings.append(Finding("resize", f"same geometry, but pixels differ by up to {diff:.4g} (> {tol:.4g}, "
+                                              "about 1.5 LSB of the calibration range): a different resize "
+                                              "interpolation, or the image was decoded differently"))
+    return Diagnosis(**labels, findings=tuple(findings), max_abs_diff=diff)
