@@ -26,6 +26,10 @@ _FIXED: dict[str, tuple[str, str]] = {
 _DATA_MOVEMENT = frozenset({"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Concat", "Split", "Slice", "Gather",
                             "GatherElements", "GatherND", "Identity", "Expand", "Tile", "Shape", "Size"})
 _ARITH = frozenset({"Add", "Sub", "Mul", "Div"})
+# element-wise math and reductions with a one-line NumPy equivalent
+_NUMPY_MATH = frozenset({"Sum", "Max", "Min", "Mean", "Neg", "Abs", "Floor", "Ceil", "Round", "Exp", "Log", "Sqrt",
+                         "Pow", "Clip", "Where", "Equal", "Greater", "Less", "Not", "And", "Or", "ReduceSum",
+                         "ReduceMean", "ReduceMin"})
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,8 @@ def classify(graph: Graph, node: Node, part: str, members: set[str]) -> tuple[st
         return "element-wise arithmetic", NUMPY
     if op in _DATA_MOVEMENT:
         return "reshape / indexing", NUMPY
+    if op in _NUMPY_MATH:
+        return f"element-wise / reduction math ({op})", NUMPY
     return f"{op} (no CPU implementation in npuready.runtime)", None
 
 
