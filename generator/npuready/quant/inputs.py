@@ -1,0 +1,77 @@
+"""Where calibration and evaluation inputs come from (model-input layout, float32, one array per image).
+
+``load_inputs(source, n, model)`` accepts:
+
+- ``fashion-mnist:train`` / ``fashion-mnist:test``: the committed Fashion-MNIST subset, a stratified
+  seeded sample of ``n`` images, preprocessed with the zoo input contract from ``zoo/zoo.json``
+  (``npuready.preprocess``: the same ``apply`` inference uses);
+- a calibration folder written by the preprocessing contract's builder (``manifest.json`` + .npy);
+- an ``.npz`` with ``x`` (N×C×H×W float) and optionally ``y`` (labels).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from npuready.errors import InputError
+
+FASHION = {"fashion-mnist:train": "train", "fashion-mnist:test": "test"}
+
+
+@dataclass(frozen=True)
+class Inputs:
+    x: np.ndarray              # N×C×H×W float32 (model layout)
+    labels: np.ndarray | None  # N int64 or None
+    source: str
+
+
+def _zoo_spec_for(shape):
+    from npuready.preprocess.zoo_spec import zoo_json_path, zoo_spec
+
+    path = zoo_json_path()
+    if not path.is_file():
+        raise InputError(f"{path}: missing; fashion-mnist inputs use the zoo input contract written by "
+                         "'npuready train' (or pass an .npz / calibration folder)")
+    data = json.loads(path.read_text())
+    models = data.get("models", data)
+    entries = models.items() if isinstance(models, dict) else [(m.get("name"), m) for m in models]
+    for name, entry in entries:
+        if isinstance(entry, dict) and list(entry.get("input_shape", [])) == list(shape):
+            return zoo_spec(name)
+    raise InputError(f"zoo/zoo.json: no model with input shape {list(shape)}; pass an .npz instead")
+
+
+def load_inputs(source: str, n: int | None = None, input_shape=(1, 1, 28, 28), seed: int = 0) -> Inputs:
+    if source in FASHION:
+        from npuready.data.subset import fashion_mnist_subset
+        from npuready.preprocess.calibration import stratified_indices
+        from npuready.preprocess.pipeline import apply
+
+        images, labels = fashion_mnist_subset(FASHION[source])
+        idx = np.arange(len(images)) if n is None or n >= len(images) else stratified_indices(labels, n, seed)
+        spec = _zoo_spec_for(input_shape)
+        x = np.concatenate([apply(spec, images[int(i)]) for i in idx]).astype(np.float32)
+        return Inputs(x, labels[idx].astype(np.int64), source)
+    path = Path(source)
+    if path.is_dir():
+        manifest = path / "manifest.json"
+        if not manifest.is_file():
+            raise InputError(f"{path}: no manifest.json; build it with the preprocessing calibration builder")
+        m = json.loads(manifest.read_text())
+        samples = m.get("samples", [])[:n] if n else m.get("samples", [])
+        x = np.concatenate([np.load(path / s["file"]).reshape(1, *input_shape[1:]) for s in samples])
+        labels = np.asarray([s.get("label") for s in samples]) if samples and all(
+            isinstance(s.get("label"), int) for s in samples) else None
+        return Inputs(x.astype(np.float32), labels, str(path))
+    if path.suffix == ".npz" and path.is_file():
+        with np.load(path) as z:
+            if "x" not in z:
+                raise InputError(f"{path}: needs an array 'x' (N×C×H×W float32)")
+            x = z["x"][:n] if n else z["x"]
+            y = (z["y"][:n] if n else z["y"]) if "y" in z else None
+        return Inputs(np.asarray(x, np.float32), None if y is None else np.asarray(y, np.int64), str(path))
+    raise InputError(f"inputs {source!r}: not found; use fashion-mnist:train, fashion-mnist:test, "
+                     "a calibration folder (manifest.json) or an .npz with 'x'")

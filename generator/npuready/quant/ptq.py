@@ -1,0 +1,88 @@
+"""Post-training quantisation: our observers choose activation ranges, onnxruntime writes the QDQ model.
+
+``quantize_model(model, batches, method)`` returns a QDQ ``ModelProto`` with int8 (or uint8)
+asymmetric per-tensor activations and int8 symmetric weights (per-channel by default), int32 bias.
+The ranges come from ``quant.observers`` and are handed to ``onnxruntime.quantization.quantize_static``
+as TensorQuantOverrides (rmin/rmax), so the QDQ layout is exactly onnxruntime's. ``baseline_model``
+is plain ``quantize_static`` (its own MinMax calibration) on the same calibration set.
+"""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import onnx
+
+from npuready.errors import InputError
+from npuready.quant.observers import OBSERVERS
+from npuready.quant.ranges import activation_ranges
+
+ACTIVATION_TYPES = ("int8", "uint8")
+
+
+class _Reader:
+    """onnxruntime CalibrationDataReader over a list of input arrays."""
+
+    def __init__(self, name: str, batches):
+        self.name, self.batches, self.i = name, list(batches), 0
+
+    def get_next(self):
+        if self.i >= len(self.batches):
+            return None
+        self.i += 1
+        return {self.name: self.batches[self.i - 1]}
+
+    def rewind(self):
+        self.i = 0
+
+
+def _as_batches(calibration) -> list[np.ndarray]:
+    arr = [np.ascontiguousarray(b, dtype=np.float32) for b in calibration]
+    if not arr:
+        raise InputError("calibration set: empty; give at least one input")
+    return arr
+
+
+def _quantize(model: onnx.ModelProto, batches, per_channel: bool, activation_type: str, overrides) -> onnx.ModelProto:
+    from onnxruntime.quantization import CalibrationMethod, QuantFormat, QuantType, quantize_static
+
+    if activation_type not in ACTIVATION_TYPES:
+        raise InputError(f"activation type {activation_type!r}: use one of {ACTIVATION_TYPES}")
+    act = QuantType.QInt8 if activation_type == "int8" else QuantType.QUInt8
+    extra = {"WeightSymmetric": True, "ActivationSymmetric": False}
+    if overrides:
+        extra["TensorQuantOverrides"] = overrides
+    with tempfile.TemporaryDirectory() as tmp:
+        src, dst = Path(tmp) / "float.onnx", Path(tmp) / "qdq.onnx"
+        onnx.save(model, src)
+        name = model.graph.input[0].name
+        quantize_static(str(src), str(dst), _Reader(name, batches), quant_format=QuantFormat.QDQ,
+                        activation_type=act, weight_type=QuantType.QInt8, per_channel=per_channel,
+                        calibrate_method=CalibrationMethod.MinMax, extra_options=extra)
+        return onnx.load(dst)
+
+
+def quantize_model(model: onnx.ModelProto | str | Path, calibration, method: str = "minmax",
+                   per_channel: bool = True, activation_type: str = "int8") -> onnx.ModelProto:
+    """Float ONNX → QDQ ONNX with activation ranges chosen by observer ``method``."""
+    if method not in OBSERVERS:
+        raise InputError(f"method {method!r}: unknown; use one of {sorted(OBSERVERS)}")
+    if not isinstance(model, onnx.ModelProto):
+        from npuready.graph import load as load_graph
+
+        model = load_graph(model).model
+    batches = _as_batches(calibration)
+    ranges = activation_ranges(model, batches, method)
+    overrides = {n: [{"rmin": np.float32(lo), "rmax": np.float32(hi)}] for n, (lo, hi) in ranges.items()}
+    return _quantize(model, batches, per_channel, activation_type, overrides)
+
+
+def baseline_model(model: onnx.ModelProto | str | Path, calibration, per_channel: bool = True,
+                   activation_type: str = "int8") -> onnx.ModelProto:
+    """onnxruntime's own quantize_static (MinMax) on the same calibration set: the baseline."""
+    if not isinstance(model, onnx.ModelProto):
+        from npuready.graph import load as load_graph
+
+        model = load_graph(model).model
+    return _quantize(model, _as_batches(calibration), per_channel, activation_type, None)

@@ -1,0 +1,33 @@
+"""Rendering of a ladder result + gate verdict: text for people, JSON for machines (data stays data)."""
+from __future__ import annotations
+
+from npuready.atomic import dumps_json
+
+
+def to_json(result, verdict, limits) -> str:
+    return dumps_json({"result": result.to_dict(), "gate": {"passed": verdict.passed, "reasons": list(verdict.reasons),
+                                                            "limits": limits.__dict__, "exit_code": verdict.exit_code},
+                       "evidence": "measured"})
+
+
+def to_text(result, verdict, limits) -> str:
+    out = [f"parity ladder: {result.model} on {result.images} images (integer engine: {result.engine}, "
+           f"rounding profile: {result.rounding_profile})"]
+    if result.accuracy:
+        out.append("accuracy   " + "  ".join(f"{k}={v:.4f}" for k, v in result.accuracy.items()))
+    out.append("agreement  " + "  ".join(f"{k}={v:.4f}" for k, v in result.agreement.items()))
+    out.append("")
+    out.append(f"{'op':<28} {'kind':<11} {'round':<6} {'propagated':>10} {'local':>8} {'max LSB':>7}")
+    for t in result.tensors:
+        local = "-" if t.mismatch_local is None else f"{t.mismatch_local:.2%}"
+        out.append(f"{t.op[:28]:<28} {t.kind:<11} {t.rounding:<6} {t.mismatch_propagated:>10.2%} {local:>8} "
+                   f"{t.max_abs_propagated:>7}")
+    out.append("")
+    out.append(f"first divergence > 1 LSB: {result.first_divergence or 'none'}")
+    out.extend(result.explanation)
+    out.append("")
+    if verdict.passed:
+        out.append(f"GATE PASS (agreement >= {limits.min_agreement}, accuracy drop <= {limits.max_accuracy_drop})")
+    else:
+        out.extend(f"GATE FAIL: {r}" for r in verdict.reasons)
+    return "\n".join(out) + "\n"

@@ -1,0 +1,47 @@
+"""The two onnxruntime rungs of the ladder: the float model and the fake-quant (QDQ) model.
+
+Fake-quant runs the QDQ graph with graph optimisations off, so onnxruntime computes
+DequantizeLinear → float op → QuantizeLinear literally (no fused integer kernels); the int8 codes of
+every QuantizeLinear output are returned, named as in the integer graph.
+"""
+from __future__ import annotations
+
+import numpy as np
+import onnx
+
+
+def _session(model: onnx.ModelProto, extra_outputs=()):
+    import onnxruntime as ort
+
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    have = {o.name for o in m.graph.output}
+    for n in extra_outputs:
+        if n not in have:
+            m.graph.output.append(onnx.ValueInfoProto(name=n))
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    so.intra_op_num_threads = 1
+    return ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
+
+
+def run_float(model: onnx.ModelProto, x: np.ndarray, progress=lambda it, d: it) -> np.ndarray:
+    """First graph output for each image (images run one at a time: graphs are exported at batch 1)."""
+    s = _session(model)
+    name = s.get_inputs()[0].name
+    return np.concatenate([s.run(None, {name: x[i:i + 1]})[0] for i in progress(range(len(x)), "float")])
+
+
+def run_fake_quant(qdq: onnx.ModelProto, x: np.ndarray, tensors, progress=lambda it, d: it):
+    """(first output float, {tensor: int8 codes stacked over images}) for the QDQ model."""
+    tensors = list(tensors)
+    s = _session(qdq, tensors)
+    name = s.get_inputs()[0].name
+    out_name = s.get_outputs()[0].name
+    outs, codes = [], {t: [] for t in tensors}
+    for i in progress(range(len(x)), "fake-quant"):
+        res = s.run([out_name, *tensors], {name: x[i:i + 1]})
+        outs.append(res[0])
+        for t, v in zip(tensors, res[1:]):
+            codes[t].append(v)
+    return np.concatenate(outs), {t: np.concatenate(v) for t, v in codes.items()}
