@@ -18,6 +18,8 @@ COMMANDS: dict[str, str] = {
     "partition": "npuready.commands.partition",
     "targets": "npuready.commands.targets",
     "preprocess": "npuready.commands.preprocess",
+    "quantize": "npuready.commands.quantize",
+    "verify": "npuready.commands.verify",
     "run": "npuready.commands.run",
     "site": "npuready.commands.site",
 }
