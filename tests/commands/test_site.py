@@ -56,3 +56,14 @@ def test_malformed_result_is_one_line_exit_2(tmp_path, capsys):
     assert main(["site", *args]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("npuready site: error: ") and "not valid JSON" in err[0]
+
+
+def test_registering_the_verb_does_not_import_the_renderer():
+    import subprocess
+    import sys
+
+    code = ("import sys, argparse, npuready.commands.site as s; "
+            "s.register(argparse.ArgumentParser().add_subparsers()); "
+            "print(sorted(m for m in ('altair', 'pandas', 'jinja2', 'npuready.site.render') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -11,11 +11,10 @@ import argparse
 import shutil
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from npuready.paths import site_dir
-from npuready.site.render import SiteBuild, render_site, stale_files, write_site
-from npuready.site.source import Doc, load_docs, load_experiments
-from npuready.site.vendor import VENDOR_FILES, missing_vendor_files
+if TYPE_CHECKING:  # the renderer (jinja2, pandas, altair) is imported only when this verb runs
+    from npuready.site.render import SiteBuild
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -67,8 +66,10 @@ def _paths(args: argparse.Namespace) -> tuple[Path, Path, Path]:
 EXPERIMENTS_MD = "EXPERIMENTS"
 
 
-def build_all(exp_dir: Path, docs_dir: Path, strict: bool = True) -> tuple[SiteBuild, str]:
+def build_all(exp_dir: Path, docs_dir: Path, strict: bool = True) -> tuple["SiteBuild", str]:
     from npuready.docs_gen.experiments import render_experiments_md
+    from npuready.site.render import render_site
+    from npuready.site.source import Doc, load_docs, load_experiments
 
     experiments = load_experiments(exp_dir)
     experiments_md = render_experiments_md(experiments)
@@ -77,8 +78,11 @@ def build_all(exp_dir: Path, docs_dir: Path, strict: bool = True) -> tuple[SiteB
     return render_site(experiments, docs, strict=strict), experiments_md
 
 
-def write_all(build: SiteBuild, experiments_md: str, docs_dir: Path, out: Path) -> list[Path]:
+def write_all(build: "SiteBuild", experiments_md: str, docs_dir: Path, out: Path) -> list[Path]:
     from npuready.atomic import write_text
+    from npuready.paths import site_dir
+    from npuready.site.render import write_site
+    from npuready.site.vendor import VENDOR_FILES
 
     written = write_site(build, out)
     written.append(write_text(docs_dir / f"{EXPERIMENTS_MD}.md", experiments_md))
@@ -93,6 +97,8 @@ def write_all(build: SiteBuild, experiments_md: str, docs_dir: Path, out: Path) 
 
 def check_all(exp_dir: Path, docs_dir: Path, out: Path, strict: bool = True) -> list[str]:
     from npuready.experiments.freshness import stale_experiments
+    from npuready.site.render import stale_files
+    from npuready.site.vendor import missing_vendor_files
 
     problems = list(stale_experiments(exp_dir))
     build, experiments_md = build_all(exp_dir, docs_dir, strict=strict)
