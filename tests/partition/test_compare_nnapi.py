@@ -5,8 +5,8 @@ def test_comparison_rows_and_explained_differences():
     result = compare()
     assert result["evidence"] == "measured"
     rows = {r["model"]: r for r in result["models"]}
-    assert list(rows) == ["yolo_like", "uint8_classifier", "transformer_like"]
-    for name in ("uint8_classifier", "transformer_like"):
+    assert list(rows) == ["yolo_like", "uint8_classifier", "transformer_like", "light_resnet50"]
+    for name in ("uint8_classifier", "transformer_like", "light_resnet50"):
         assert rows[name]["node_differences"] == []
         assert rows[name]["npuready"]["npu_segments"] == rows[name]["ort"]["partitions"]
         assert rows[name]["npuready"]["npu_nodes"] == rows[name]["ort"]["supported_nodes"]

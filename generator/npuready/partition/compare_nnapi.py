@@ -7,8 +7,10 @@ difference with identical node sets is attributed to the grouping algorithms.
 """
 from __future__ import annotations
 
+import copy
 import logging
 import tempfile
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -129,11 +131,30 @@ def _reason(device: str, reason: str, unfixed: "list[str] | None") -> str:
     return reason
 
 
+def light_resnet50() -> onnx.ModelProto:
+    """onnx's own test model (weights replaced by ConstantOfShape), shipped in the onnx wheel."""
+    return onnx.load(str(Path(onnx.__file__).parent / "backend" / "test" / "data" / "light" / "light_resnet50.onnx"))
+
+
+DEFAULT_MODELS: dict[str, Callable[[], onnx.ModelProto]] = {**EXAMPLES, "light_resnet50": light_resnet50}
+
+
 def compare(models: "Mapping[str, Callable[[], onnx.ModelProto]] | None" = None) -> dict[str, Any]:
-    """The comparison as a dict (an experiment ``results`` section)."""
+    """The comparison as a dict (an experiment ``results`` section); default: examples + light_resnet50."""
+    if models is None:
+        return copy.deepcopy(_default())
+    return _compare(models)
+
+
+@lru_cache(maxsize=1)
+def _default() -> dict[str, Any]:
+    return _compare(DEFAULT_MODELS)
+
+
+def _compare(models: "Mapping[str, Callable[[], onnx.ModelProto]]") -> dict[str, Any]:
     import onnxruntime
 
-    rows = [compare_model(name, build()) for name, build in (models or EXAMPLES).items()]
+    rows = [compare_model(name, build()) for name, build in models.items()]
     return {"evidence": "measured", "basis": BASIS, "target": TARGET_NAME,
             "tool": f"onnxruntime {onnxruntime.__version__} tools.mobile_helpers.usability_checker.check_nnapi_partitions",
             "models": rows}
