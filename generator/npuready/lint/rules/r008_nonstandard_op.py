@@ -19,8 +19,9 @@ def problem(graph: Graph, node: Node) -> str | None:
     if domain not in STANDARD_DOMAINS:
         if domain not in opsets:
             return f"domain '{domain}' is not declared in the model's opset_import"
-        if domain in ("ai.onnx.ml", "ai.onnx.preview.training"):
-            return f"'{domain}' is an ONNX domain for classical ML/training ops, not for neural-network accelerators"
+        if domain.startswith("ai.onnx."):
+            return (f"'{domain}' is an ONNX domain outside the default operator set (classical ML, training or "
+                    "preview ops), which neural-network accelerators do not lower")
         return f"custom domain '{domain}': only the runtime that registered it knows its semantics"
     version = opsets.get("", opsets.get("ai.onnx"))
     if version is None:
@@ -63,7 +64,7 @@ RULE = Rule(
     check=check,
     bad_example=_bad,
     good_example=_good,
-    notes="Flagged: any domain other than '' / ai.onnx (including ai.onnx.ml, ai.onnx.preview.training and "
+    notes="Flagged: any domain other than '' / ai.onnx (including ai.onnx.ml, ai.onnx.preview, ai.onnx.preview.training and "
           "runtime contrib domains such as com.microsoft), domains missing from opset_import, and default-domain "
           "op names ONNX does not define at the model's opset. Model-local functions are inlined by the loader "
           "first, so their standard bodies are linted instead.",
