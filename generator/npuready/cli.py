@@ -16,6 +16,7 @@ COMMANDS: dict[str, str] = {
     "lint": "npuready.commands.lint",
     "probes": "npuready.commands.probes",
     "partition": "npuready.commands.partition",
+    "cost": "npuready.commands.cost",
     "targets": "npuready.commands.targets",
     "preprocess": "npuready.commands.preprocess",
     "quantize": "npuready.commands.quantize",

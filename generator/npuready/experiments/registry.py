@@ -9,4 +9,5 @@ RUNNERS: dict[str, str] = {
     "partitions": "npuready.experiments.runners.partitions",
     "cost-vs-scalesim": "npuready.experiments.runners.cost_vs_scalesim",
     "cost-vs-vela": "npuready.experiments.runners.cost_vs_vela",
+    "cost-per-target": "npuready.experiments.runners.cost_per_target",
 }

@@ -8,6 +8,7 @@ total with ``npuready.cost.estimate(model, mirror)``.
 """
 from __future__ import annotations
 
+import dataclasses
 import tempfile
 from collections import defaultdict
 from pathlib import Path
@@ -44,7 +45,9 @@ def compare(graph, target, rows: list[dict], summary: dict) -> dict[str, Any]:
     for op in ops:
         nodes = members.get(op["tensor"], [])
         mine = sum(by_node[n].cycles for n in nodes if by_node[n].device == "npu")
+        info = graph.info(op["tensor"])
         layers.append({"tensor": op["tensor"], "category": op["category"], "vela_operator": op["original_operator"],
+                       "ofm_elems": info.numel,
                        "vela_ops": op["vela_ops"], "nodes": nodes, "ours_cycles": mine,
                        "reference_cycles": op["cycles"],
                        "ratio": round(mine / op["cycles"], 6) if op["cycles"] else None,
@@ -67,6 +70,26 @@ def compare(graph, target, rows: list[dict], summary: dict) -> dict[str, Any]:
                                                       "total_original_weights", "total_npu_encoded_weights")}}
 
 
+# Mirror features, each switched off alone (and all together: "plain") to show what it contributes.
+ABLATIONS = {
+    "plain": {"channel_block": 0, "part_kernel_step": 0, "weight_load_cycles": 0, "dram_latency_cycles": 0,
+              "global_pool_as_depthwise": False},
+    "no_channel_block": {"channel_block": 0},
+    "no_part_kernel": {"part_kernel_step": 0},
+    "no_weight_load_floor": {"weight_load_cycles": 0},
+    "no_dram_latency": {"dram_latency_cycles": 0},
+    "no_mean_lowering": {"global_pool_as_depthwise": False},
+}
+
+
+def ablations(graph, target, rows: list[dict], summary: dict) -> dict[str, Any]:
+    out = {}
+    for name, change in ABLATIONS.items():
+        res = compare(graph, dataclasses.replace(target, **change), rows, summary)
+        out[name] = {"ratio": res["ratio"], "per_category": {c: v["ratio"] for c, v in res["per_category"].items()}}
+    return out
+
+
 def run(ctx: RunContext) -> dict[str, Any]:
     import ai_edge_litert
 
@@ -87,7 +110,8 @@ def run(ctx: RunContext) -> dict[str, Any]:
             for tname in targets:
                 target = load_target(tname)
                 rows, summary = vela.compile_tflite(tfl, target, Path(tmp) / tname)
-                out.append({"model": name, "target": tname, **compare(graph, target, rows, summary)})
+                out.append({"model": name, "target": tname, **compare(graph, target, rows, summary),
+                            "ablations": ablations(graph, target, rows, summary)})
     cats: dict[str, list[float]] = defaultdict(list)
     for m in out:
         for cat, v in m["per_category"].items():

@@ -1,0 +1,40 @@
+"""`npuready cost MODEL.onnx --target T`: simulated per-layer NPU cost (cycles, bound, memory, energy)."""
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from npuready.targets import DEFAULT_TARGET
+
+    p = sub.add_parser(
+        "cost", help="estimate per-layer NPU cycles, latency and energy (simulated)",
+        description="Estimate what an ONNX model (float or QDQ) costs on an NPU target with npuready's analytic "
+                    "model: per layer the GEMM mapping (M, K, N, tiles), compute and memory cycles, which one bounds "
+                    "it, MAC utilisation, SRAM/DRAM bytes and energy; host-fallback time for CPU-placed nodes and the "
+                    "NPU<->host transfers; totals, latency and inferences/s. Every figure is SIMULATED from the "
+                    "target's data file, not measured on silicon. Q/DQ nodes are folded into int8 layers and float "
+                    "models are costed as their INT8 build.",
+        epilog="Exit codes: 0 ok, 2 unusable input (missing/invalid model, unknown target). "
+               "JSON contract: total.cycles, total.latency_s, layers[] with node, op_type, cycles, bound.")
+    p.add_argument("model", help="path to an .onnx file")
+    p.add_argument("--target", "-t", default=DEFAULT_TARGET,
+                   help=f"NPU target name or a .toml target file (default: {DEFAULT_TARGET}; see 'npuready targets')")
+    p.add_argument("--format", "-f", choices=("text", "json"), default="text", help="output format (default: text)")
+    p.add_argument("--all-layers", action="store_true", help="text: also list free, fused and folded nodes")
+    p.add_argument("--output", "-o", help="write the report to this file instead of stdout")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from npuready.atomic import write_text
+    from npuready.cost import estimate
+    from npuready.cost.render import to_json, to_text
+
+    report = estimate(args.model, args.target)
+    text = to_json(report) if args.format == "json" else to_text(report, all_layers=args.all_layers)
+    if args.output:
+        write_text(args.output, text)
+    else:
+        print(text, end="")
+    return 0
