@@ -16,6 +16,7 @@ import onnx
 
 from npuready.errors import InputError
 from npuready.quant.observers import OBSERVERS
+from npuready.quant.prepare import fold_constants
 from npuready.quant.ranges import activation_ranges
 
 ACTIVATION_TYPES = ("int8", "uint8")
@@ -73,6 +74,7 @@ def quantize_model(model: onnx.ModelProto | str | Path, calibration, method: str
 
         model = load_graph(model).model
     batches = _as_batches(calibration)
+    model = fold_constants(model)
     ranges = activation_ranges(model, batches, method)
     overrides = {n: [{"rmin": np.float32(lo), "rmax": np.float32(hi)}] for n, (lo, hi) in ranges.items()}
     return _quantize(model, batches, per_channel, activation_type, overrides)
@@ -85,4 +87,4 @@ def baseline_model(model: onnx.ModelProto | str | Path, calibration, per_channel
         from npuready.graph import load as load_graph
 
         model = load_graph(model).model
-    return _quantize(model, _as_batches(calibration), per_channel, activation_type, None)
+    return _quantize(fold_constants(model), _as_batches(calibration), per_channel, activation_type, None)
