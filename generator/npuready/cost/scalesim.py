@@ -134,7 +134,7 @@ def run(layers: list[SimLayer], rows: int, cols: int, workdir: Path, python: Pat
     (workdir / "topology.csv").write_text(_topology(layers))
     (workdir / "layout.csv").write_text(_layout(len(layers)))
     env = dict(os.environ, PYTHONWARNINGS="ignore")
-    proc = subprocess.run([str(python), "-m", "scalesim.scale", "-c", "scale.cfg", "-t", "topology.csv",
+    proc = subprocess.run([os.path.abspath(python), "-m", "scalesim.scale", "-c", "scale.cfg", "-t", "topology.csv",
                            "-l", "layout.csv", "-p", "out"], cwd=workdir, capture_output=True, text=True, env=env)
     report = workdir / "out" / "npuready" / "COMPUTE_REPORT.csv"
     if proc.returncode != 0 or not report.exists():

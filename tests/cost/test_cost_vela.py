@@ -1,0 +1,62 @@
+"""The Vela adapter on real Vela 5.2.0 output for pool_net on Ethos-U55-128 (tests/cost/data)."""
+from pathlib import Path
+
+import pytest
+
+from npuready.cost import vela
+from npuready.cost.examples import pool_net
+from npuready.errors import InputError
+from npuready.experiments.runners.cost_vs_vela import compare
+from npuready.graph import load
+from npuready.targets import load_target
+
+DATA = Path(__file__).parent / "data"
+
+
+def _fixture():
+    return (vela.parse_per_layer(DATA / "vela_pool_net_u55-128_per-layer.csv"),
+            vela.parse_summary(DATA / "vela_pool_net_u55-128_summary.csv"))
+
+
+def test_parse_per_layer_and_summary():
+    rows, summary = _fixture()
+    assert summary["accelerator_configuration"] == "Ethos_U55_128"
+    assert (summary["system_config"], summary["memory_mode"]) == ("Ethos_U55_High_End_Embedded", "Shared_Sram")
+    assert sum(r["Op Cycles"] for r in rows) == summary["cycles_total"]
+    assert [r["Original Operator"] for r in rows][:3] == ["Conv2D", "Conv2D", "MaxPool"]
+
+
+def test_rows_group_onto_onnx_tensors():
+    rows, summary = _fixture()
+    graph = load(pool_net())
+    ops = vela.vela_ops(rows, graph)
+    assert [(o["tensor"], o["category"]) for o in ops] == [
+        ("relu2", "conv"), ("maxpool3", "pooling"), ("relu5", "conv"), ("averagepool6", "pooling"),
+        ("relu8", "depthwise"), ("globalaveragepool9", "pooling"), ("fc11", "fully_connected")]
+    assert ops[5]["vela_ops"] == ["DepthwiseConv2D", "Mul"]  # Vela lowers MEAN into these two
+    assert sum(o["cycles"] for o in ops) == summary["cycles_total"]
+    groups = vela.node_groups(graph, {o["tensor"] for o in ops})
+    assert groups["conv1"] == groups["relu2"] == "relu2"
+
+
+def test_compare_uses_every_row():
+    rows, summary = _fixture()
+    result = compare(load(pool_net()), load_target("ethos-u55-128"), rows, summary)
+    assert result["reference_cycles"] == summary["cycles_total"]
+    assert result["ours_unmatched_cycles"] == 0
+    assert sum(x["reference_cycles"] for x in result["layers"]) == summary["cycles_total"]
+    assert set(result["per_category"]) == {"conv", "pooling", "depthwise", "fully_connected"}
+
+
+def test_parse_rejects_other_csv(tmp_path):
+    bad = tmp_path / "x.csv"
+    bad.write_text("a,b\n1,2\n")
+    with pytest.raises(InputError, match="not a Vela per-layer CSV"):
+        vela.parse_per_layer(bad)
+    with pytest.raises(InputError, match="not a Vela summary CSV"):
+        vela.parse_summary(bad)
+
+
+def test_non_vela_target_is_refused(tmp_path):
+    with pytest.raises(InputError, match="not a Vela mirror"):
+        vela.compile_tflite(tmp_path / "m.tflite", load_target("edge-10"), tmp_path)
