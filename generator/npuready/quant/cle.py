@@ -1,0 +1,170 @@
+"""Cross-layer equalisation (Nagel et al. 2019, "Data-Free Quantization"), on a float ONNX model.
+
+For two consecutive convolutions A → (ops that commute with a positive per-channel scale) → B, the
+output channel ``i`` of A and the input channel ``i`` of B are rescaled together:
+``W_A[i] /= s_i``, ``b_A[i] /= s_i``, ``W_B[:, i] *= s_i`` with ``s_i = sqrt(r_A[i] / r_B[i])``
+(``r`` = max |w| of that channel), which makes both per-channel ranges ``sqrt(r_A r_B)``. The float
+function is unchanged because ``relu(x / s) = relu(x) / s`` for ``s > 0`` (same for MaxPool,
+AveragePool and the identity). Sweeps repeat until the scales settle (Nagel's iterative variant).
+
+Pairs are *skipped* (and recorded with the reason) when the rescaling would change the function:
+Clip/ReLU6 between them (the fixed bound 6 does not scale), a tensor with several consumers
+(a residual branch would see the scaled values), a graph output, Flatten/Reshape (channel layout
+changes), or weights that are not constant/shared. BatchNorm must already be folded (the zoo's ONNX
+files are exported in eval mode with constant folding, which folds it).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+from npuready.graph import load as load_graph
+
+#: Ops between A and B through which a positive per-channel scale passes unchanged.
+PASS_THROUGH = ("Relu", "MaxPool", "AveragePool", "Identity")
+
+
+@dataclass(frozen=True)
+class PairRecord:
+    first: str                      # node name of A
+    second: str                     # node name of B ("" when no partner was found)
+    between: tuple[str, ...]        # op types between A and B
+    equalised: bool
+    reason: str                     # why skipped, or "equalised"
+    spread_before: float            # min/max of A's per-output-channel ranges (1.0 = perfectly even)
+    spread_after: float
+
+
+@dataclass(frozen=True)
+class CLEResult:
+    model: onnx.ModelProto
+    pairs: tuple[PairRecord, ...]
+    sweeps: int
+
+    @property
+    def equalised(self) -> int:
+        return sum(p.equalised for p in self.pairs)
+
+
+def _spread(r: np.ndarray) -> float:
+    return float(r.min() / r.max()) if r.size and r.max() > 0 else 1.0
+
+
+def _out_ranges(w: np.ndarray) -> np.ndarray:
+    return np.abs(w.reshape(w.shape[0], -1)).max(axis=1)
+
+
+def _in_ranges(w: np.ndarray, channels: int, group: int) -> np.ndarray:
+    """max |W_B| over every weight that reads input channel i (grouped convs included)."""
+    per_group_in = w.shape[1]
+    out_per_group = w.shape[0] // group
+    r = np.empty(channels, dtype=np.float64)
+    for i in range(channels):
+        g, j = divmod(i, per_group_in)
+        r[i] = np.abs(w[g * out_per_group:(g + 1) * out_per_group, j]).max()
+    return r
+
+
+def _scale_in(w: np.ndarray, s: np.ndarray, group: int) -> np.ndarray:
+    per_group_in = w.shape[1]
+    out_per_group = w.shape[0] // group
+    w = w.copy()
+    for i, si in enumerate(s):
+        g, j = divmod(i, per_group_in)
+        w[g * out_per_group:(g + 1) * out_per_group, j] *= si
+    return w
+
+
+def _find_pairs(model: onnx.ModelProto):
+    """[(A node, B node | None, between op types, reason)] for every Conv A in the graph."""
+    g = load_graph(model)
+    outputs = set(g.output_names)
+    uses: dict[str, int] = {}
+    for n in g.nodes:
+        for i in n.inputs:
+            uses[i] = uses.get(i, 0) + 1
+    found = []
+    for a in g.nodes:
+        if a.op_type != "Conv":
+            continue
+        if a.inputs[1] not in g.initializer_names:
+            found.append((a, None, (), "weight is not an initializer"))
+            continue
+        between: list[str] = []
+        tensor, reason, b = a.outputs[0], "", None
+        while True:
+            users = g.consumers.get(tensor, ())
+            if tensor in outputs:
+                reason = "output of the graph"
+                break
+            if len(users) != 1:
+                reason = f"tensor {tensor!r} has {len(users)} consumers (residual/branch)" if users else "no consumer"
+                break
+            nxt = users[0]
+            if nxt.op_type == "Conv" and nxt.inputs[0] == tensor:
+                b = nxt
+                break
+            if nxt.op_type in PASS_THROUGH and nxt.inputs[0] == tensor:
+                between.append(nxt.op_type)
+                tensor = nxt.outputs[0]
+                continue
+            between.append(nxt.op_type)
+            if nxt.op_type == "Clip":
+                reason = "Clip (ReLU6) between: its fixed bound does not commute with per-channel scaling"
+            else:
+                reason = f"{nxt.op_type} between: not scale-equivariant per channel (not handled)"
+            break
+        if b is not None:
+            if b.inputs[1] not in g.initializer_names or (
+                    len(a.inputs) > 2 and a.inputs[2] and a.inputs[2] not in g.initializer_names):
+                reason, b = "weight or bias is not an initializer", None
+            elif uses.get(a.inputs[1], 0) > 1 or uses.get(b.inputs[1], 0) > 1 or (
+                    len(a.inputs) > 2 and a.inputs[2] and uses.get(a.inputs[2], 0) > 1):
+                reason, b = "weight shared by several nodes", None
+        found.append((a, b, tuple(between), reason or "equalised"))
+    return g, found
+
+
+def equalize(model: onnx.ModelProto, max_sweeps: int = 20, tol: float = 1e-8) -> CLEResult:
+    """Float ONNX → float ONNX with equalised per-channel weight ranges (same function)."""
+    g, found = _find_pairs(model)
+    weights: dict[str, np.ndarray] = {}
+
+    def get(name: str) -> np.ndarray:
+        if name not in weights:
+            weights[name] = np.asarray(g.constant(name), dtype=np.float64)
+        return weights[name]
+
+    pairs = [(a, b) for a, b, _, _ in found if b is not None]
+    before = {a.name: _spread(_out_ranges(get(a.inputs[1]))) for a, _, _, _ in found}
+    sweeps = 0
+    for sweeps in range(1, max_sweeps + 1):
+        change = 0.0
+        for a, b in pairs:
+            wa, wb = get(a.inputs[1]), get(b.inputs[1])
+            group = int(b.attr("group", 1))
+            ra, rb = _out_ranges(wa), _in_ranges(wb, wa.shape[0], group)
+            ok = (ra > 0) & (rb > 0)
+            s = np.ones_like(ra)
+            s[ok] = np.sqrt(ra[ok] / rb[ok])
+            weights[a.inputs[1]] = wa / s.reshape(-1, *[1] * (wa.ndim - 1))
+            if len(a.inputs) > 2 and a.inputs[2]:
+                weights[a.inputs[2]] = get(a.inputs[2]) / s
+            weights[b.inputs[1]] = _scale_in(wb, s, group)
+            change = max(change, float(np.max(np.abs(np.log(s))))) if s.size else change
+        if change < tol:
+            break
+    out = onnx.ModelProto()
+    out.CopyFrom(g.model)
+    touched = {n for a, b in pairs for n in (a.inputs[1], b.inputs[1], *(a.inputs[2:3] if len(a.inputs) > 2 else ()))}
+    for init in out.graph.initializer:
+        if init.name in touched and init.name in weights:
+            init.CopyFrom(numpy_helper.from_array(weights[init.name].astype(np.float32), init.name))
+    records = tuple(PairRecord(a.name, b.name if b is not None else "", between, b is not None, reason,
+                               round(before[a.name], 6),
+                               round(_spread(_out_ranges(get(a.inputs[1]))), 6))
+                    for a, b, between, reason in found)
+    return CLEResult(out, records, sweeps if pairs else 0)
