@@ -71,3 +71,14 @@ def test_model_whose_shape_inference_fails_is_still_linted(monkeypatch):
     report = lint(ex.conv_relu(channels=10))
     assert report.inference_error is not None and "synthetic failure" in report.inference_error
     assert report.rule_ids() == {"R004"}  # still linted from the declared and initializer shapes
+
+
+def test_absurd_shape_from_shape_inference_is_ignored_not_allocated():
+    import numpy as np
+    from onnx import helper
+
+    m = ex.model([helper.make_node("ConstantOfShape", ["s"], ["y"], name="cos")], [ex.value("x", [1])],
+                 [ex.value("y", [None, None, None])], [ex.const("s", np.array([100000, 100000, 100000], np.int64))])
+    graph = load(m)
+    assert graph.inference_error.startswith("shape inference produced an absurd shape for 'y' [100000,100000,100000]")
+    assert graph.info("y").shape == (None, None, None)

@@ -9,6 +9,7 @@ the un-inferred model is still returned (``Graph.inference_error`` says why).
 """
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
@@ -114,10 +115,7 @@ def _graphs(g: onnx.GraphProto):
 
 
 def _numel(dims) -> int:
-    n = 1
-    for d in dims:
-        n *= max(int(d), 0)
-    return n
+    return math.prod(max(int(d), 0) for d in dims)
 
 
 def _check_declared_sizes(model: onnx.ModelProto, label: str) -> None:
@@ -137,6 +135,9 @@ def _check_declared_sizes(model: onnx.ModelProto, label: str) -> None:
         for vi in list(g.input) + list(g.output) + list(g.value_info):
             if not vi.type.HasField("tensor_type") or not vi.type.tensor_type.HasField("shape"):
                 continue
+            raw = [d.dim_value for d in vi.type.tensor_type.shape.dim]  # 0 when unset (symbolic/unknown)
+            if min(raw, default=0) >= 0 and math.prod(v for v in raw if v) <= MAX_ELEMENTS:
+                continue  # fast path: nothing negative, product of the known dims within the limit
             dims = [d.dim_value for d in vi.type.tensor_type.shape.dim if d.HasField("dim_value")]
             if any(d < 0 for d in dims):
                 raise InputError(f"{label}: tensor '{vi.name}' declares a negative dimension {dims}")
@@ -215,13 +216,26 @@ def _infer(model: onnx.ModelProto, path: Path | None, infer_shapes: bool) -> Gra
         except Exception as exc:  # a model we cannot fully infer is still linted
             error = _short(exc)
             inferred = model
-        if error is None:
-            try:
-                _check_declared_sizes(inferred, str(path) if path else "<in-memory model>")
-            except InputError as exc:
-                error = f"shape inference produced an absurd shape ({exc}); inferred shapes ignored"
-                inferred = model
-    return Graph.from_model(inferred, path, inference_error=error)
+    graph = Graph.from_model(inferred, path, inference_error=error)
+    if inferred is not model and (absurd := _absurd_tensor(graph)) is not None:
+        error = (f"shape inference produced an absurd shape for '{absurd.name}' {absurd.shape_text()} "
+                 f"(limit {MAX_ELEMENTS} elements); inferred shapes ignored")
+        graph = Graph.from_model(model, path, inference_error=error)
+    return graph
+
+
+def _absurd_tensor(graph: Graph):
+    """The first value (here or in a subgraph) whose static dims are negative or multiply past MAX_ELEMENTS."""
+    for info in graph.tensors.values():
+        if info.shape:
+            dims = [d for d in info.shape if isinstance(d, int)]
+            if dims and (min(dims) < 0 or math.prod(dims) > MAX_ELEMENTS):
+                return info
+    for node in graph.nodes:
+        for sub in node.subgraphs:
+            if (found := _absurd_tensor(sub)) is not None:
+                return found
+    return None
 
 
 def _inline_functions(model: onnx.ModelProto) -> onnx.ModelProto:

@@ -8,7 +8,7 @@ and ``Graph.walk()``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
@@ -87,27 +87,34 @@ def _dim(d: onnx.TensorShapeProto.Dimension) -> Dim:
     return None
 
 
+@lru_cache(maxsize=None)
+def _dtype_name(elem_type: int, fallback: bool = True) -> str | None:
+    """NumPy dtype name of an ONNX element type (cached: numpy's dtype naming is slow per call)."""
+    try:
+        return np.dtype(helper.tensor_dtype_to_np_dtype(elem_type)).name
+    except (KeyError, TypeError, ValueError):
+        if not fallback:
+            return None
+        try:
+            return onnx.TensorProto.DataType.Name(elem_type).lower()
+        except ValueError:
+            return None
+
+
 def tensor_info(vi: onnx.ValueInfoProto) -> TensorInfo:
     tt = vi.type.tensor_type if vi.type.HasField("tensor_type") else None
     dtype = None
     shape: tuple[Dim, ...] | None = None
     if tt is not None:
         if tt.elem_type:
-            try:
-                dtype = np.dtype(helper.tensor_dtype_to_np_dtype(tt.elem_type)).name
-            except (KeyError, TypeError, ValueError):
-                dtype = onnx.TensorProto.DataType.Name(tt.elem_type).lower()
+            dtype = _dtype_name(tt.elem_type)
         if tt.HasField("shape"):
             shape = tuple(_dim(d) for d in tt.shape.dim)
     return TensorInfo(vi.name, dtype, shape)
 
 
 def _init_info(t: onnx.TensorProto) -> TensorInfo:
-    try:
-        dtype = np.dtype(helper.tensor_dtype_to_np_dtype(t.data_type)).name
-    except (KeyError, TypeError, ValueError):
-        dtype = None
-    return TensorInfo(t.name, dtype, tuple(int(d) for d in t.dims))
+    return TensorInfo(t.name, _dtype_name(t.data_type, False), tuple(t.dims))
 
 
 def _decode_attr(a: onnx.AttributeProto, scope: "Graph") -> Any:

@@ -1,0 +1,44 @@
+"""The Graph view: topological order, tensor infos, constants, subgraph scopes."""
+from __future__ import annotations
+
+import numpy as np
+from onnx import TensorProto, helper
+
+from npuready.graph import load
+from npuready.lint import examples as ex
+
+
+def test_nodes_are_topologically_ordered_even_when_the_file_is_not():
+    nodes = [helper.make_node("Relu", ["a"], ["y"], name="second"), helper.make_node("Neg", ["x"], ["a"], name="first")]
+    g = load(ex.model(nodes, [ex.value("x", [1, 4])], [ex.value("y", [1, 4])]))
+    assert [n.name for n in g.nodes] == ["first", "second"]
+    assert g.producers["a"].name == "first" and [n.name for n in g.consumers["a"]] == ["second"]
+
+
+def test_tensor_infos_and_constants():
+    g = load(ex.conv_relu(channels=8))
+    assert g.info("c").shape == (1, 8, 16, 16) and g.info("c").dtype == "float32"
+    assert g.info("w").shape == (8, 3, 3, 3)
+    assert g.is_constant("w") and not g.is_constant("x")
+    assert g.constant("b").tolist() == [0.0] * 8
+    assert g.constant("c") is None
+
+
+def test_unnamed_nodes_get_unique_names_and_constant_nodes_decode():
+    nodes = [helper.make_node("Constant", [], ["k"], value=helper.make_tensor("v", TensorProto.INT64, [1], [3])),
+             helper.make_node("Relu", ["x"], ["y"])]
+    g = load(ex.model(nodes, [ex.value("x", [1, 4])], [ex.value("y", [1, 4])]))
+    assert [n.name for n in g.nodes] == ["Constant_0", "Relu_1"]
+    assert g.is_constant("k") and g.constant("k").tolist() == [3]
+
+
+def test_walk_reaches_subgraphs_with_scope_paths():
+    then = helper.make_graph([helper.make_node("Neg", ["x"], ["t"], name="neg")], "then", [], [ex.value("t", [1, 4])])
+    other = helper.make_graph([helper.make_node("Abs", ["x"], ["e"], name="abs")], "else", [], [ex.value("e", [1, 4])])
+    node = helper.make_node("If", ["c"], ["y"], name="branch", then_branch=then, else_branch=other)
+    g = load(ex.model([node], [ex.value("x", [1, 4]), ex.value("c", [], TensorProto.BOOL)], [ex.value("y", [1, 4])]))
+    assert [(sub.scope, n.name) for sub, n in g.walk()] == [
+        ("", "branch"), ("branch.then_branch", "neg"), ("branch.else_branch", "abs")]
+    neg_graph = next(sub for sub, n in g.walk() if n.name == "neg")
+    assert neg_graph.info("x").shape == (1, 4)  # outer-scope values are visible
+    assert np.dtype(neg_graph.info("x").dtype) == np.float32
