@@ -56,3 +56,15 @@ def test_help_names_exit_codes(capsys):
     with pytest.raises(SystemExit):
         main(["partition", "--help"])
     assert "Exit codes: 0" in capsys.readouterr().out
+
+
+def test_graph_level_lint_error_is_reported_and_exemptable(tmp_path, capsys):
+    from npuready.lint.examples import conv_relu
+
+    path = tmp_path / "batched.onnx"
+    onnx.save(conv_relu(shape=(2, 3, 16, 16)), str(path))
+    assert main(["partition", str(path), "-f", "json"]) == 0
+    errors = json.loads(capsys.readouterr().out)["graph_lint_errors"]
+    assert [e.split(":")[0] for e in errors] == ["R001b"]
+    assert main(["partition", str(path), "-f", "json", "--allow-batched-input"]) == 0
+    assert json.loads(capsys.readouterr().out)["graph_lint_errors"] == []

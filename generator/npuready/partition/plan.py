@@ -89,6 +89,8 @@ class PartitionPlan:
     macs_unknown: tuple[str, ...]
     calibration: dict = field(default_factory=dict)
     inventory: tuple[InventoryItem, ...] = ()
+    graph_errors: tuple[str, ...] = ()  # lint ERRORs not tied to a node ("R001b: ..."): they block deployment as a whole
+    shape_inference_error: str | None = None
     graph: Graph | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -131,6 +133,8 @@ class PartitionPlan:
             "calibration": self.calibration,
             "inventory": [i.to_dict() for i in self.inventory],
             "missing_cpu_code": [i.node for i in self.missing_cpu_code],
+            "graph_lint_errors": list(self.graph_errors),
+            "shape_inference_error": self.shape_inference_error,
             "basis": BASIS,
         }
 
@@ -143,8 +147,9 @@ def plan_partition(model: "str | os.PathLike | onnx.ModelProto | Graph", target:
         raise InputError(f"edges policy '{edges}': unknown; use one of {', '.join(EDGE_POLICIES)}")
     graph = load(model)
     tgt = load_target(target)
+    graph_errors: tuple[str, ...] = ()
     if lint_errors is None:
-        lint_errors = lint_error_map(graph, tgt, allow_batched_input)
+        lint_errors, graph_errors = lint_findings(graph, tgt, allow_batched_input)
     placements = place(graph, tgt, lint_errors, edges)
     order = _device_order(graph, placements)
     macs = graph_macs(graph)
@@ -215,7 +220,7 @@ def plan_partition(model: "str | os.PathLike | onnx.ModelProto | Graph", target:
         model=str(graph.path) if graph.path else graph.name, target=tgt.name, edges=edges, segments=tuple(segments),
         placements=tuple(placements[n.name] for n in graph.nodes), crossings=tuple(crossings), verdict=verdict,
         splitters=tuple(splitters), total_macs=total, macs_unknown=tuple(n for n, m in macs.items() if m is None),
-        calibration=calibration, graph=graph)
+        calibration=calibration, graph=graph, graph_errors=graph_errors, shape_inference_error=graph.inference_error)
     return _with_inventory(plan, graph)
 
 
@@ -225,17 +230,22 @@ def _with_inventory(plan: PartitionPlan, graph: Graph) -> PartitionPlan:
     return replace(plan, inventory=tuple(build_inventory(graph, plan.segments)))
 
 
-def lint_error_map(graph: Graph, target: Target, allow_batched_input: bool = False) -> dict[str, tuple[str, ...]]:
-    """node name → ids of the lint rules with an ERROR on that main-graph node."""
+def lint_findings(graph: Graph, target: Target, allow_batched_input: bool = False
+                  ) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
+    """(node name → ids of the lint rules with an ERROR on that main-graph node, graph-level ERRORs as text)."""
     from npuready.lint import lint
 
     report = lint(graph, target=target, allow_batched_input=allow_batched_input)
     blocked = report.blocked_nodes()
+    names = {n.name for n in graph.nodes}
     out: dict[str, list[str]] = {}
+    whole: list[str] = []
     for f in report.errors:
-        if f.node in blocked and not f.graph:
+        if f.node in blocked and not f.graph and f.node in names:
             out.setdefault(f.node, []).append(f.rule)
-    return {k: tuple(v) for k, v in out.items()}
+        elif f.node not in names and not f.graph:
+            whole.append(f"{f.rule}: {f.message}")
+    return {k: tuple(v) for k, v in out.items()}, tuple(whole)
 
 
 def tensor_ref(graph: Graph, name: str) -> TensorRef:

@@ -51,6 +51,10 @@ def render_text(plan) -> str:
     if d["missing_cpu_code"]:
         lines.append(f"WARNING: {len(d['missing_cpu_code'])} CPU computation(s) have no CPU implementation: "
                      + ", ".join(d["missing_cpu_code"]))
+    for text in d["graph_lint_errors"]:
+        lines.append(f"lint ERROR on the whole graph (blocks deployment, not placement): {text}")
+    if d["shape_inference_error"]:
+        lines.append(f"shape inference failed ({d['shape_inference_error']}); nodes without static shapes stay on the CPU")
     lines.append("")
     lines.append(f"basis: {d['basis']}")
     return "\n".join(lines) + "\n"

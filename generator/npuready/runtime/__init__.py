@@ -6,11 +6,11 @@ matching onnxruntime operator where one exists.
 """
 from npuready.runtime.activations import relu, sigmoid, softmax
 from npuready.runtime.detect import Detections, postprocess
-from npuready.runtime.decode import dist2bbox, make_anchors
+from npuready.runtime.decode import decode_landmarks, dist2bbox, make_anchors
 from npuready.runtime.letterbox import Letterbox, letterbox_inverse, letterbox_params
 from npuready.runtime.nms import nms, nms_onnx
 from npuready.runtime.preprocess import nhwc_to_nchw, normalize, to_float
 from npuready.runtime.select import argmax, reduce_max, topk
 
-__all__ = ["Detections", "Letterbox", "postprocess", "argmax", "dist2bbox", "letterbox_inverse", "letterbox_params", "make_anchors", "nhwc_to_nchw",
+__all__ = ["Detections", "Letterbox", "postprocess", "argmax", "decode_landmarks", "dist2bbox", "letterbox_inverse", "letterbox_params", "make_anchors", "nhwc_to_nchw",
            "nms", "nms_onnx", "normalize", "reduce_max", "relu", "sigmoid", "softmax", "to_float", "topk"]

@@ -31,3 +31,10 @@ def dist2bbox(distance: np.ndarray, anchor_points: np.ndarray, strides: "np.ndar
     else:
         out = np.concatenate([x1y1, x2y2], axis=-1)
     return (out * np.asarray(strides, np.float32)).astype(np.float32)
+
+
+def decode_landmarks(offsets: np.ndarray, anchor_points: np.ndarray, strides: "np.ndarray | float" = 1.0) -> np.ndarray:
+    """Landmark offsets [..., N, 2K] (x0, y0, x1, y1, ... in grid units from the anchor) → points [..., N, K, 2]."""
+    o = np.asarray(offsets, np.float32)
+    pts = o.reshape(*o.shape[:-1], -1, 2) + np.asarray(anchor_points, np.float32)[..., None, :]
+    return (pts * np.asarray(strides, np.float32)[..., None]).astype(np.float32)
