@@ -1,6 +1,7 @@
 """Terminal rendering: one block per model, findings grouped by severity, then by rule."""
 from __future__ import annotations
 
+import textwrap
 from typing import Sequence
 
 from npuready.lint.report import LintReport
@@ -8,6 +9,11 @@ from npuready.lint.rule import Finding
 
 BASIS = "basis: ONNX graph structure and onnxruntime acceptance - not NPU silicon."
 _HEADINGS = {"ERROR": "ERROR (blocks deployment)", "WARN": "WARN (recorded only)"}
+WIDTH = 110
+
+
+def _wrapped(first: str, indent: str) -> list[str]:
+    return textwrap.wrap(first, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False) or [first]
 
 
 def _where(f: Finding) -> str:
@@ -29,9 +35,9 @@ def _group(lines: list[str], label: str, findings: Sequence[Finding]) -> None:
         title = rule.title if rule else ""
         lines.append(f"    {rule_id}  {title}  [{len(group)}]")
         for f in group:
-            lines.append(f"      - {_where(f)}: {f.message}")
+            lines.extend(_wrapped(f"      - {_where(f)}: {f.message}", " " * 8))
         if rule is not None:
-            lines.append(f"      fix: {rule.fix}")
+            lines.extend(_wrapped(f"      fix: {rule.fix}", " " * 11))
 
 
 def render_one(r: LintReport) -> list[str]:
