@@ -36,6 +36,10 @@
       if (i > 0) { out[part.slice(0, i)] = part.slice(i + 1); }
     });
     if (out.exp) { out.view = "records"; }
+    if (out.panel) {
+      var panel = document.getElementById("panel-" + out.panel);
+      if (panel) { out.view = panel.closest("section.view").dataset.view; }
+    }
     if (out.doc) { out.view = "docs"; }
     return out;
   }
@@ -55,6 +59,9 @@
       var rec = document.getElementById("record-" + h.exp);
       if (rec) { rec.open = true; rec.scrollIntoView({block: "start"}); }
       if (h.path !== undefined) { openRaw(h.exp, h.path); }
+    } else if (h.panel) {
+      var p = document.getElementById("panel-" + h.panel);
+      if (p) { p.scrollIntoView({block: "start"}); }
     } else if (h.doc) {
       var d = document.querySelector('article.doc[data-doc="' + CSS.escape(h.doc) + '"]');
       if (d) { d.scrollIntoView({block: "start"}); }
@@ -135,6 +142,10 @@
     if (!dlg.open) { dlg.showModal(); }
   }
 
+  document.addEventListener("mouseover", function (ev) {  /* tooltips are added on demand: smaller page */
+    var b = ev.target.closest && ev.target.closest("button.num:not([title]), button.raw:not([title])");
+    if (b) { b.title = "view raw JSON: " + b.dataset.exp + " " + (b.dataset.path || "(whole file)"); }
+  });
   document.addEventListener("click", function (ev) {
     var b = ev.target.closest("button.num, button.raw");
     if (b) { ev.preventDefault(); openRaw(b.dataset.exp, b.dataset.path); }

@@ -10,8 +10,7 @@ EXP = Experiment(id="e1", doc={"id": "e1", "results": {"s": {"evidence": "measur
 def test_num_emits_button_with_exp_and_pointer():
     fig = Figures({"e1": EXP})
     html = str(fig.num("e1", "/results/s/n"))
-    assert html == ('<button type="button" class="num" data-exp="e1" data-path="/results/s/n" '
-                    'title="view raw JSON: e1/results/s/n">1,234</button>')
+    assert html == ('<button class="num" data-exp="e1" data-path="/results/s/n">1,234</button>')
     assert fig.emitted == [("e1", "/results/s/n")]
 
 

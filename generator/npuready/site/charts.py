@@ -67,3 +67,25 @@ def dict_bar_chart(fig: Figures, exp_id: str, path: str, key: str, value: str, t
     spec.pop("$schema", None)
     ckey = f"{exp_id}-" + hashlib.sha256(f"{path}|{key}|{value}".encode()).hexdigest()[:10]
     return ChartView(key=ckey, exp_id=exp_id, path=path, title=title, spec_json=script_json(spec))
+
+
+def grouped_bar_chart(fig: Figures, exp_id: str, path: str, value: str, category: str, group: str, title: str,
+                      log: bool = False, value_title: str | None = None) -> ChartView:
+    """Horizontal bars of ``value`` per ``category``, one bar per ``group`` side by side (rows at ``path``)."""
+    rows = fig.value(exp_id, path)
+    if not isinstance(rows, list) or not rows or any(not isinstance(r, dict) or not all(k in r for k in (value, category, group)) for r in rows):
+        raise MissingSource(f"site: chart '{title}' needs records with {value}, {category}, {group} at {exp_id}:{path}")
+    frame = pd.DataFrame([{category: r[category], group: r[group], value: r[value]} for r in rows])
+    scale = alt.Scale(type="log") if log else alt.Undefined
+    mark = alt.Chart(frame).mark_point(filled=True, size=70, opacity=1) if log else alt.Chart(frame).mark_bar()
+    chart = mark.encode(
+        y=alt.Y(category, type="nominal", sort=None, title=None),
+        yOffset=alt.YOffset(group, type="nominal", sort=None),
+        x=alt.X(value, type="quantitative", scale=scale, title=value_title or value),
+        color=alt.Color(group, type="nominal", sort=None, title=group),
+        tooltip=[alt.Tooltip(category), alt.Tooltip(group), alt.Tooltip(value)],
+    ).properties(width="container", height=14 * len(frame) + 8 * frame[category].nunique())
+    spec = chart.to_dict()
+    spec.pop("$schema", None)
+    key = f"{exp_id}-" + hashlib.sha256(f"{path}|{value}|{category}|{group}".encode()).hexdigest()[:10]
+    return ChartView(key=key, exp_id=exp_id, path=path, title=title, spec_json=script_json(spec))

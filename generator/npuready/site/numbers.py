@@ -52,14 +52,14 @@ class Figures:
         self.emitted.append((exp_id, path))
         shown = format_number(value, pct=pct, digits=digits) + (f"\u2009{unit}" if unit else "")
         attrs = f' data-scale="100"' if pct else ""
-        return Markup('<button type="button" class="num" data-exp="{e}" data-path="{p}"{a} '
-                      'title="view raw JSON: {e}{p}">{v}</button>').format(e=exp_id, p=path, a=Markup(attrs), v=shown)
+        return Markup('<button class="num" data-exp="{e}" data-path="{p}"{a}>{v}</button>').format(
+            e=exp_id, p=path, a=Markup(attrs), v=shown)
 
     def raw(self, exp_id: str, path: str = "", label: str = "raw JSON") -> Markup:
         """A control opening any JSON record (object, list, string) at ``path``."""
         self.value(exp_id, path)
-        return Markup('<button type="button" class="raw" data-exp="{e}" data-path="{p}" '
-                      'title="view raw JSON: {e}{p}">{l}</button>').format(e=exp_id, p=path or "", l=label)
+        return Markup('<button class="raw" data-exp="{e}" data-path="{p}">{l}</button>').format(
+            e=exp_id, p=path or "", l=label)
 
     def text(self, exp_id: str, path: str) -> Markup:
         """A stored string, escaped (untrusted: model names, node names, messages)."""

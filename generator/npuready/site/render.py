@@ -130,14 +130,15 @@ def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], 
             views[panel.view].append(panel)
     for v in views:  # present first (story order), then "not run yet"
         views[v].sort(key=lambda p: not p.present)
-    records = {exp_id: [section_view(fig, exp_id, name, sec) for name, sec in exp.results.items()]
+    records = {exp_id: [section_view(fig, exp_id, name, sec, compact=exp_id in panels and panels[exp_id].hand)
+                        for name, sec in exp.results.items()]
                for exp_id, exp in sorted(experiments.items())}
     doc_pages: list[DocPage] = [render_doc(d) for _, d in sorted(docs.items())]
     assets = {f"assets/{name}": resources.files("npuready.site").joinpath("assets", name).read_bytes()
               for name in ASSETS}
     html = env.get_template("index.html.j2").render(
         fig=fig, experiments=dict(sorted(experiments.items())), views=views, panels=panels, records=records,
-        docs=doc_pages, view_titles=VIEW_TITLES, view_blurbs=VIEW_BLURBS, known=KNOWN,
+        docs=doc_pages, hand={i for i, p in panels.items() if p.hand}, view_titles=VIEW_TITLES, view_blurbs=VIEW_BLURBS, known=KNOWN,
         data={exp_id: Markup(script_json(exp.doc)) for exp_id, exp in sorted(experiments.items())},
         vendor=VENDOR_FILES, asset_version={k: hashlib.sha256(v).hexdigest()[:12] for k, v in assets.items()})
     files = {"index.html": html.encode("utf-8"), **assets}

@@ -17,6 +17,8 @@ from npuready.site.fmt import is_number
 from npuready.site.numbers import Figures
 
 MAX_ROWS = 200
+# Identifying columns first, in this order; the rest keep the stored (sorted) order.
+LEAD_COLUMNS = ("model", "target", "name", "id", "node", "layer", "op", "op_type", "category", "kind")
 _SEP = "\x1f"  # column separator json_normalize uses; cannot occur in JSON keys we render
 
 
@@ -60,7 +62,9 @@ def flatten(section: dict[str, Any], path: str) -> tuple[list[tuple[str, str, An
     return scalars, lists
 
 
-def section_view(fig: Figures, exp_id: str, name: str, section: dict[str, Any]) -> SectionView:
+def section_view(fig: Figures, exp_id: str, name: str, section: dict[str, Any], compact: bool = False) -> SectionView:
+    """``compact``: lists of records become one raw-JSON control each instead of a table (used in the
+    records view for experiments whose tables are already shown by a hand-designed view)."""
     path = pointer.join("/results", name)
     scalars, lists = flatten(section, path)
     values: list[list[Markup]] = []
@@ -70,7 +74,12 @@ def section_view(fig: Figures, exp_id: str, name: str, section: dict[str, Any]) 
         else:
             cell = fig.cell(exp_id, at, value)
         values.append([Markup.escape(label), cell])
-    tables = [records_table(fig, exp_id, at, rows, title=label) for label, at, rows in lists]
+    if compact:
+        values += [[Markup.escape(label), fig.raw(exp_id, at, label="rows [ … ]")] for label, _at, _rows in lists
+                   for at in [_at]]
+        tables: list[Table] = []
+    else:
+        tables = [records_table(fig, exp_id, at, rows, title=label) for label, at, rows in lists]
     if values:
         tables.insert(0, Table(title="values", path=path, columns=["key", "value"], rows=values))
     return SectionView(name=name, path=path, evidence=str(section.get("evidence")), tables=tables)
@@ -84,8 +93,8 @@ def records_table(fig: Figures, exp_id: str, path: str, rows: list[dict[str, Any
     shown = [rows[i] for i in index]
     frame = pd.json_normalize(shown, sep=_SEP, max_level=1)
     cols = [c for c in frame.columns if columns is None or c.split(_SEP)[0] in columns]
-    if columns is not None:
-        cols.sort(key=lambda c: columns.index(c.split(_SEP)[0]))
+    order = list(columns) if columns is not None else list(LEAD_COLUMNS)
+    cols.sort(key=lambda c: order.index(c.split(_SEP)[0]) if c.split(_SEP)[0] in order else len(order))
     body: list[list[Markup]] = []
     for i, record in zip(index, shown):
         line = []
@@ -99,3 +108,19 @@ def records_table(fig: Figures, exp_id: str, path: str, rows: list[dict[str, Any
         body.append(line)
     return Table(title=title, path=path, columns=[c.replace(_SEP, ".") for c in cols], rows=body,
                  truncated=len(picked) > MAX_ROWS)
+
+
+def pivot_table(fig: Figures, exp_id: str, path: str, rows: list[dict[str, Any]], index: str, columns: str,
+                value: str, title: str = "") -> Table:
+    """``index`` × ``columns`` grid of ``value`` from a list of records (pandas pivot of row positions);
+    each cell is the stored number at ``path/<row>/<value>``."""
+    frame = pd.DataFrame({"row": range(len(rows)), index: [r[index] for r in rows], columns: [r[columns] for r in rows]})
+    grid = frame.pivot_table(index=index, columns=columns, values="row", aggfunc="first", sort=False)
+    body = []
+    for name, line in grid.iterrows():
+        cells = [Markup.escape(str(name))]
+        for col in grid.columns:
+            at = line[col]
+            cells.append(Markup("") if pd.isna(at) else fig.num(exp_id, pointer.join(path, int(at), value)))
+        body.append(cells)
+    return Table(title=title or value, path=path, columns=[f"{index} \\ {columns}", *map(str, grid.columns)], rows=body)

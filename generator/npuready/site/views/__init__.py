@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from npuready.site.views import lint_corpus
+from npuready.site.views import cost, lint_corpus, norm_fusion, partitions
 
 
 @dataclass(frozen=True)
@@ -25,13 +25,13 @@ class Known:
 KNOWN: dict[str, Known] = {
     "zoo-training": Known("models", "Model zoo training on Fashion-MNIST", None),
     "preprocess-doctor": Known("models", "Preprocessing mismatch doctor", None),
-    "norm-fusion": Known("models", "Input normalisation fused into the first layer", None),
+    "norm-fusion": Known("models", "Input normalisation fused into the first layer", norm_fusion.prepare),
     "lint-corpus": Known("npu", "Lint of the model zoo and the onnx corpus", lint_corpus.prepare),
     "probes": Known("npu", "Operator probe table (onnxruntime baseline)", None),
-    "partitions": Known("npu", "CPU head / NPU body / CPU tail partitions", None),
-    "cost-per-target": Known("npu", "Per-layer cost per NPU target", None),
-    "cost-vs-scalesim": Known("npu", "Cost model vs SCALE-Sim", None),
-    "cost-vs-vela": Known("npu", "Cost model vs Arm Vela", None),
+    "partitions": Known("npu", "CPU head / NPU body / CPU tail partitions", partitions.prepare),
+    "cost-per-target": Known("npu", "Per-layer cost per NPU target", cost.prepare_per_target),
+    "cost-vs-scalesim": Known("npu", "Cost model vs SCALE-Sim", cost.prepare_vs),
+    "cost-vs-vela": Known("npu", "Cost model vs Arm Vela", cost.prepare_vs),
     "ptq-methods": Known("integer", "Post-training quantization methods", None),
     "parity-ladder": Known("integer", "Parity ladder: float → fake-quant → integer", None),
     "bitexact-litert": Known("integer", "Bit-exactness vs LiteRT reference kernels", None),
