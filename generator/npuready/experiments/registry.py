@@ -10,4 +10,6 @@ RUNNERS: dict[str, str] = {
     "cost-vs-scalesim": "npuready.experiments.runners.cost_vs_scalesim",
     "cost-vs-vela": "npuready.experiments.runners.cost_vs_vela",
     "cost-per-target": "npuready.experiments.runners.cost_per_target",
+    "preprocess-doctor": "npuready.experiments.runners.preprocess_doctor",
+    "norm-fusion": "npuready.experiments.runners.norm_fusion",
 }

@@ -205,6 +205,9 @@ def diagnose(runtime: np.ndarray, calib: np.ndarray, spec: PreprocessSpec | None
     labels = dict(runtime=_label(R, runtime), calibration=_label(C, calib))
     findings: list[Finding] = []
     r, c = R.hwc, C.hwc
+    tol = 0.006 * float(c.max() - c.min() or 1.0)  # ~1.5 LSB of an 8-bit image's range
+    if R.layout == C.layout and r.shape == c.shape and float(np.abs(r - c).max()) <= tol:
+        return Diagnosis(**labels, max_abs_diff=float(np.abs(r - c).max()))
     declared = f"runtime is {R.layout} {list(R.shape)}, calibration is {C.layout} {list(C.shape)}"
     if not (r.shape == c.shape and geo.corr(geo.gray(r), geo.gray(c)) >= STRUCTURE):
         for what, fixed in geo.reinterpretations(runtime, C):
@@ -239,7 +242,7 @@ def diagnose(runtime: np.ndarray, calib: np.ndarray, spec: PreprocessSpec | None
     findings.extend(value_findings)
     diff = float(np.abs(A - B).max()) if not value_findings else None
     if exact and not findings and diff is not None:
-        tol = 0.006 * float(B.max() - B.min() or 1.0)  # ~1.5 LSB of an 8-bit image's range
+        tol = 0.006 * float(B.max() - B.min() or 1.0)
         if diff > tol:
             findings.append(Finding("resize", f"same geometry, but pixels differ by up to {diff:.4g} (> {tol:.4g}, "
                                               "about 1.5 LSB of the calibration range): a different resize "

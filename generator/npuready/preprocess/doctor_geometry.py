@@ -98,15 +98,16 @@ def resample_hwc(hwc: np.ndarray, size: tuple[int, int], box=None) -> np.ndarray
 def letterbox_content(hwc: np.ndarray) -> tuple[int, int, int, int] | None:
     """(top, bottom, left, right) of the content inside constant padding, or None (no letterbox).
 
-    A border row/column counts as padding when every channel is constant along it and equal
-    to the corner pixel; at least 2 px of padding on one axis, split evenly (+-1 px).
+    A border row/column counts as padding when every channel stays within ~2.5 LSB of the
+    corners' median along it; at least 2 px of padding on one axis, split evenly (+-1 px).
     """
     h, w, _ = hwc.shape
-    corner = hwc[0, 0]
+    corners = np.stack([hwc[0, 0], hwc[0, -1], hwc[-1, 0], hwc[-1, -1]])
+    corner = np.median(corners, axis=0)
     span = float(hwc.max() - hwc.min()) or 1.0
-    tol = 1e-6 * span
-    row_pad = np.all(np.abs(hwc - corner).max(axis=2) <= tol, axis=1)
-    col_pad = np.all(np.abs(hwc - corner).max(axis=2) <= tol, axis=0)
+    tol = 0.01 * span  # ~2.5 LSB of an 8-bit range: padding survives sensor/rounding noise
+    flat = np.abs(hwc - corner).max(axis=2) <= tol
+    row_pad, col_pad = np.all(flat, axis=1), np.all(flat, axis=0)
 
     def run(flags: np.ndarray) -> int:
         nz = np.flatnonzero(~flags)

@@ -1,0 +1,81 @@
+"""The catalogue of injected mismatches the doctor is proven on (tests and the preprocess-doctor experiment).
+
+Each injection renders the same photo twice through ``pipeline.apply``: once with the
+calibration spec, once with a runtime spec (or buffer) that differs in exactly one way seed 004
+lists as a common mismatch. ``expected`` is the set of kinds a correct doctor names.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from npuready.preprocess.pipeline import apply
+from npuready.preprocess.presets import PRESETS
+from npuready.preprocess.spec import PreprocessSpec
+
+_TV = PRESETS["classification_torchvision"].unfused()          # normalised float NCHW 224
+_CLS = PRESETS["classification"].with_size((224, 224))           # float 0..1 NCHW 224
+
+
+@dataclass(frozen=True)
+class Injection:
+    name: str
+    expected: frozenset[str]
+    calib: PreprocessSpec
+    runtime: Callable[[np.ndarray], np.ndarray]   # photo -> runtime tensor
+    why: str
+
+
+def _spec(spec: PreprocessSpec) -> Callable[[np.ndarray], np.ndarray]:
+    return lambda img: apply(spec, img)
+
+
+def _reshaped_nchw_in_hwc(img: np.ndarray) -> np.ndarray:
+    x = apply(_TV, img)
+    return x.reshape(x.shape[2], x.shape[3], x.shape[1])
+
+
+def injections(letterbox: tuple[int, int] = (640, 1280)) -> tuple[Injection, ...]:
+    """The injected mismatches; ``letterbox`` = (runtime size, calibration size) of the YOLO case."""
+    small, large = letterbox
+    yolo_cal = PRESETS[f"yolo_{large}"] if f"yolo_{large}" in PRESETS else \
+        PRESETS["yolo_640"].replace(name=f"letterbox_{large}", letterbox=(large, large))
+    yolo_run = PRESETS[f"yolo_{small}"] if f"yolo_{small}" in PRESETS else \
+        PRESETS["yolo_640"].replace(name=f"letterbox_{small}", letterbox=(small, small))
+    return (
+        Injection("rgb_vs_bgr", frozenset({"channel_order"}), _TV, _spec(_TV.replace(color="BGR")),
+                  "calibration RGB, inference BGR (e.g. OpenCV decode)"),
+        Injection("missing_255", frozenset({"scale_255"}), _CLS, _spec(_CLS.replace(scale=None)),
+                  "calibration divides by 255, inference passes 0..255"),
+        Injection("missing_normalization", frozenset({"normalization"}), _TV,
+                  _spec(_TV.replace(mean=None, std=None)),
+                  "calibration normalises, inference does not"),
+        Injection("fused_setting_inactive", frozenset({"scale_255", "normalization"}), _TV,
+                  _spec(PRESETS["classification_torchvision"]),
+                  "calibration normalised floats, inference raw uint8 relying on an inactive fused setting"),
+        Injection("hwc_vs_nchw", frozenset({"layout"}), _TV.replace(layout="HWC"), _spec(_TV),
+                  "calibration HWC, inference NCHW"),
+        Injection("nchw_reshaped_as_hwc", frozenset({"layout"}), _TV, _reshaped_nchw_in_hwc,
+                  "inference writes NCHW data into an HWC-shaped buffer (same element count)"),
+        Injection("crop_vs_no_crop", frozenset({"crop"}), _TV,
+                  _spec(_TV.replace(resize=(224, 224), center_crop=None)),
+                  "calibration resizes + centre-crops, inference only resizes"),
+        Injection("wrong_letterbox_size", frozenset({"letterbox_size"}), yolo_cal, _spec(yolo_run),
+                  f"{yolo_run.name} preprocessing reused for a {yolo_cal.name} export"),
+    )
+
+
+def matched_specs() -> tuple[PreprocessSpec, ...]:
+    """Specs whose runtime and calibration tensors are rendered identically (no-alarm pairs)."""
+    return (_CLS, _TV, PRESETS["classification_torchvision"], _TV.replace(layout="HWC"), PRESETS["yolo_640"])
+
+
+def jitter(x: np.ndarray, seed: int) -> np.ndarray:
+    """``x`` with +-1 LSB of 8-bit noise (uint8: +-1; float: +-1/255 of its range): still a match."""
+    rng = np.random.default_rng(seed)
+    if x.dtype == np.uint8:
+        return np.clip(x.astype(np.int16) + rng.integers(-1, 2, x.shape), 0, 255).astype(np.uint8)
+    span = float(x.max() - x.min()) or 1.0
+    return (x + rng.uniform(-1, 1, x.shape) * span / 255.0).astype(x.dtype)
