@@ -81,13 +81,17 @@ def auto_numbers(exp: Experiment) -> list[tuple[str, str]]:
     return found
 
 
-def _generic(env: jinja2.Environment, fig: Figures, exp: Experiment) -> tuple[Markup, Markup]:
+def _generic(env: jinja2.Environment, fig: Figures, exp: Experiment, body: bool = True) -> tuple[Markup, Markup]:
     macros = env.get_template("generic.j2").make_module({})
+    head = macros.headlines(fig, exp, auto_numbers(exp))
+    if not body:
+        return head, Markup("")
     sections = [section_view(fig, exp.id, name, sec) for name, sec in exp.results.items()]
-    return (macros.headlines(fig, exp, auto_numbers(exp)), macros.body(fig, exp, sections))
+    return head, macros.body(fig, exp, sections)
 
 
-def _panel(env: jinja2.Environment, fig: Figures, exp: Experiment, warnings: list[str], strict: bool) -> Panel:
+def _panel(env: jinja2.Environment, fig: Figures, exp: Experiment, warnings: list[str], strict: bool,
+           body: bool = True) -> Panel:
     known = KNOWN.get(exp.id)
     template = f"views/{exp.id}.j2"
     if known is not None and template in env.list_templates():
@@ -95,8 +99,9 @@ def _panel(env: jinja2.Environment, fig: Figures, exp: Experiment, warnings: lis
         try:
             extra = known.prepare(fig, exp) if known.prepare else {}
             macros = env.get_template(template).make_module({})
-            return Panel(exp.id, exp.title, exp.view, True, macros.headlines(fig, exp, extra),
-                         macros.body(fig, exp, extra), hand=True)
+            head = macros.headlines(fig, exp, extra)
+            return Panel(exp.id, exp.title, exp.view, True, head, macros.body(fig, exp, extra) if body else Markup(""),
+                         hand=body)
         except (MissingSource, KeyError, IndexError, TypeError, AttributeError, jinja2.UndefinedError) as exc:
             if strict:
                 raise MissingSource(f"site: {exp.id}: hand-designed view {template} cannot read this result "
@@ -105,8 +110,8 @@ def _panel(env: jinja2.Environment, fig: Figures, exp: Experiment, warnings: lis
             del fig.emitted[mark:]
             warnings.append(f"{exp.id}: hand-designed view cannot read this result layout ({exc}); "
                             f"showing the generic view — update {template}")
-    head, body = _generic(env, fig, exp)
-    return Panel(exp.id, exp.title, exp.view, True, head, body)
+    head, generic_body = _generic(env, fig, exp, body)
+    return Panel(exp.id, exp.title, exp.view, True, head, generic_body)
 
 
 def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], strict: bool = True) -> SiteBuild:
@@ -116,18 +121,17 @@ def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], 
     fig = Figures(experiments)
     warnings: list[str] = []
     views: dict[str, list[Panel]] = {v: [] for v in ("models", "npu", "integer")}
-    panels = {exp_id: _panel(env, fig, exp, warnings, strict)  # records-only experiments have no panel
-              for exp_id, exp in sorted(experiments.items()) if exp.view in views}
+    # Records-only experiments get headlines (on the findings page) but no panel body.
+    panels = {exp_id: _panel(env, fig, exp, warnings, strict, body=exp.view in views)
+              for exp_id, exp in sorted(experiments.items())}
     for exp_id, known in KNOWN.items():
         if exp_id in panels:
             continue
-        if known.view in views:
-            views[known.view].append(Panel(exp_id, known.title, known.view, False))
+        views.setdefault(known.view, []).append(Panel(exp_id, known.title, known.view, False))
     ordered = [i for i in KNOWN if i in panels] + [i for i in panels if i not in KNOWN]
     for exp_id in ordered:
         panel = panels[exp_id]
-        if panel.view in views:
-            views[panel.view].append(panel)
+        views.setdefault(panel.view, []).append(panel)
     for v in views:  # present first (story order), then "not run yet"
         views[v].sort(key=lambda p: not p.present)
     records = {exp_id: [section_view(fig, exp_id, name, sec, compact=exp_id in panels and panels[exp_id].hand)

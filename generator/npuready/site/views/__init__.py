@@ -24,7 +24,7 @@ class Known:
 # Order inside each view follows the story: models → NPU analysis → integer verification.
 KNOWN: dict[str, Known] = {
     "zoo-training": Known("models", "Model zoo training on Fashion-MNIST", None),
-    "preprocess-doctor": Known("models", "Preprocessing mismatch doctor", None),
+    "preprocess-doctor": Known("records", "Preprocessing mismatch doctor", None),
     "norm-fusion": Known("models", "Input normalisation fused into the first layer", norm_fusion.prepare),
     "lint-corpus": Known("npu", "Lint of the model zoo and the onnx corpus", lint_corpus.prepare),
     "probes": Known("npu", "Operator probe table (onnxruntime baseline)", None),
