@@ -39,6 +39,44 @@ VALUE_SIZED: dict[str, tuple[int, str]] = {
 }
 
 
+# Ops whose output is not a function of their inputs: never folded at compile time.
+NONDETERMINISTIC = frozenset({"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike",
+                              "Multinomial", "Bernoulli", "Dropout"})
+_COMPUTABLE: "weakref.WeakKeyDictionary[Graph, dict[str, bool]]" = weakref.WeakKeyDictionary()
+
+
+def compile_time_value(graph: Graph, name: str) -> bool:
+    """True when ``name``'s value is known before run time: a constant, or computed only from constants and
+    the shapes of statically shaped tensors (Shape/Size), through deterministic standard ops (constant folding)."""
+    memo = _COMPUTABLE.setdefault(graph, {})
+    stack = [name]
+    while stack:
+        current = stack[-1]
+        if current in memo:
+            stack.pop()
+            continue
+        if graph.is_constant(current):
+            memo[current] = True
+            stack.pop()
+            continue
+        node = graph.producers.get(current)
+        if node is None or not node.is_standard or node.op_type in NONDETERMINISTIC or node.subgraphs:
+            memo[current] = False  # graph input, outer-scope value, or not foldable
+            stack.pop()
+            continue
+        if node.op_type in ("Shape", "Size"):
+            memo[current] = bool(node.inputs) and graph.info(node.inputs[0]).is_static
+            stack.pop()
+            continue
+        pending = [i for i in node.inputs if i and i not in memo]
+        if pending:
+            stack.extend(pending)
+            continue
+        memo[current] = all(memo[i] for i in node.inputs if i)
+        stack.pop()
+    return memo[name]
+
+
 def _static(graph: Graph, name: str) -> bool:
     return graph.info(name).is_static
 
@@ -63,7 +101,7 @@ def reason(graph: Graph, node: Node) -> str | None:
     if spec is None:
         return None
     pos, what = spec
-    runtime = [i for i in _value_inputs(node, pos) if not graph.is_constant(i)]
+    runtime = [i for i in _value_inputs(node, pos) if not compile_time_value(graph, i)]
     if not runtime:
         return None
     outs = [o for o in node.outputs if o]

@@ -72,3 +72,22 @@ def test_loop_scan_output_with_runtime_trip_count_is_flagged():
     const = ex.model([loop], [ex.value("x", [1])], [ex.value("final", [1]), ex.value("scans", [3, 1])],
                      [ex.const("M", np.array(3, np.int64))])
     assert findings(const, "R002") == ()
+
+
+def test_shape_folded_from_static_shapes_through_arithmetic_is_not_data_dependent():
+    nodes = [helper.make_node("Shape", ["x"], ["s"], name="shape"),
+             helper.make_node("Cast", ["s"], ["sf"], name="to_float", to=TensorProto.FLOAT),
+             helper.make_node("Mul", ["sf", "one"], ["sm"], name="mul"),
+             helper.make_node("Cast", ["sm"], ["si"], name="to_int", to=TensorProto.INT64),
+             helper.make_node("Reshape", ["x", "si"], ["y"], name="reshape")]
+    m = ex.model(nodes, [ex.value("x", [1, 16, 4, 4])], [ex.value("y", [1, 16, 4, 4])],
+                 [ex.const("one", np.ones(4, np.float32))])
+    assert findings(m, "R002") == ()
+
+
+def test_shape_from_a_random_op_is_data_dependent():
+    nodes = [helper.make_node("RandomUniform", [], ["r"], name="rand", shape=[2], high=4.0),
+             helper.make_node("Cast", ["r"], ["s"], name="cast", to=TensorProto.INT64),
+             helper.make_node("ConstantOfShape", ["s"], ["y"], name="fill")]
+    m = ex.model(nodes, [ex.value("x", [1])], [ex.value("y", [None, None])])
+    assert [f.node for f in findings(m, "R002")] == ["fill"]
