@@ -94,3 +94,9 @@ def test_usage_error_exits_2(capsys):
     with pytest.raises(SystemExit) as info:
         main(["lint", "--format", "yaml", "x.onnx"])
     assert info.value.code == 2
+
+
+def test_unwritable_output_exits_2(tmp_path, capsys):
+    assert main(["lint", str(_save(tmp_path, "R003", "good")), "-o", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot write the report" in err

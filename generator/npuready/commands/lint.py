@@ -6,14 +6,16 @@ import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from npuready.lint.registry import RULES
     from npuready.targets import DEFAULT_TARGET
 
     p = sub.add_parser(
         "lint", help="check ONNX models against NPU-safety rules",
-        description="Check ONNX models against the NPU-safety rules (R001a..R007). ERROR findings block "
+        description=f"Check ONNX models against the NPU-safety rules ({', '.join(RULES)}). ERROR findings block "
                     "deployment (exit 1); WARN findings are recorded only. The rules rest on ONNX graph "
                     "structure and onnxruntime acceptance, not on NPU silicon.",
         epilog="Exit codes: 0 no ERROR, 1 at least one ERROR, 2 unusable input or usage error. "
+               "Formats: text (grouped by severity), json, sarif (SARIF 2.1.0, for code scanning), junit. "
                "Rule docs: docs/rules/<ID>.md.")
     p.add_argument("models", nargs="+", metavar="MODEL.onnx", help="one or more ONNX files")
     p.add_argument("--target", "-t", default=DEFAULT_TARGET, help=f"NPU target name (default: {DEFAULT_TARGET}; see 'npuready targets')")
@@ -26,13 +28,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from npuready.atomic import write_text
+    from npuready.errors import InputError
     from npuready.lint import lint
     from npuready.lint.render import render
 
     reports = [lint(m, target=args.target, allow_batched_input=args.allow_batched_input) for m in args.models]
     text = render(reports, args.format)
     if args.output:
-        write_text(args.output, text)
+        try:
+            write_text(args.output, text)
+        except OSError as exc:
+            raise InputError(f"{args.output}: cannot write the report ({exc.strerror or exc})") from None
     else:
         sys.stdout.write(text)
     return 1 if any(r.blocked for r in reports) else 0

@@ -23,15 +23,19 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from npuready.atomic import write_json, write_text
+    from npuready.errors import InputError
     from npuready.probes import run_all
     from npuready.probes.run import table
     from npuready.probes.support_doc import render
 
     doc = table(run_all(progress=True))
-    if args.out:
-        write_json(args.out, doc)
-    if not args.no_docs:
-        write_text(args.docs, render(doc))
+    try:
+        if args.out:
+            write_json(args.out, doc)
+        if not args.no_docs:
+            write_text(args.docs, render(doc))
+    except OSError as exc:
+        raise InputError(f"{exc.filename or args.out}: cannot write ({exc.strerror or exc})") from None
     s = doc["summary"]
     print(f"{s['probes']} probes: {s['accepted']} accepted, {s['failed']} failed "
           f"(onnxruntime {doc['runtime']['onnxruntime']} baseline, not NPU support)", file=sys.stderr)
