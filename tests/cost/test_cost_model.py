@@ -123,3 +123,14 @@ def test_json_contract(conv_relu):
     assert isinstance(d["total"]["cycles"], int) and d["total"]["latency_s"] > 0
     assert [(l["node"], l["op_type"], l["bound"]) for l in d["layers"]] == [("conv", "Conv", "compute"), ("relu", "Relu", "none")]
     assert all(isinstance(l["cycles"], int) for l in d["layers"])
+
+
+def test_examples_build_and_cover_the_kinds():
+    from npuready.cost.examples import EXAMPLES
+
+    kinds = set()
+    for name, build in EXAMPLES.items():
+        model = build()
+        onnx.checker.check_model(model, full_check=True)
+        kinds |= {l.kind for l in estimate(model, "edge-10-nolut").layers}
+    assert {"gemm", "depthwise", "pool", "elementwise", "move", "free", "fused", "host"} <= kinds
