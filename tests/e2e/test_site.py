@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from npuready.commands.site import build_all, write_all
-from npuready.paths import site_dir
 from npuready.site import pointer
 from npuready.site.fmt import format_number
 
@@ -19,6 +18,17 @@ VIEWS = ("findings", "models", "npu", "integer", "records", "docs")
 
 def _results(exp_root: Path) -> dict[str, dict]:
     return {p.parent.name: json.loads(p.read_text(encoding="utf-8")) for p in exp_root.glob("*/result.json")}
+
+
+@pytest.fixture(scope="module")
+def repo_site(tmp_path_factory) -> Path:
+    """The repository's stored experiments and docs, rendered now (same bytes as site/ when it is fresh;
+    staleness of the committed site/ is tests/commands/test_site.py's business)."""
+    root = tmp_path_factory.mktemp("repo-site")
+    shutil.copytree(REPO / "docs", root / "docs")
+    build, md = build_all(REPO / "experiments", root / "docs")
+    write_all(build, md, root / "docs", root / "site")
+    return root / "site"
 
 
 @pytest.fixture(scope="module")
@@ -52,10 +62,10 @@ def _check_drilldown(page, button, results) -> None:
     dialog.wait_for(state="hidden")
 
 
-@pytest.mark.parametrize("site_name", ["committed", "fixtures"])
-def test_every_view_shows_alone_without_errors_or_network(page_and_watch, fixture_site, site_name):
+@pytest.mark.parametrize("site_name", ["repo", "fixtures"])
+def test_every_view_shows_alone_without_errors_or_network(page_and_watch, repo_site, fixture_site, site_name):
     page, watch = page_and_watch
-    site = site_dir() if site_name == "committed" else fixture_site / "site"
+    site = repo_site if site_name == "repo" else fixture_site / "site"
     _open(page, site)
     assert page.locator("#view-findings").is_visible()
     for view in VIEWS:
@@ -64,15 +74,20 @@ def test_every_view_shows_alone_without_errors_or_network(page_and_watch, fixtur
         hidden = [v for v in VIEWS if v != view and page.locator(f"#view-{v}").is_visible()]
         assert hidden == [], f"#{view}: other views visible {hidden}"
         assert page.locator(f'nav.tabs a[data-view="{view}"]').get_attribute("aria-current") == "page"
-    page.wait_for_timeout(300)  # let lazily drawn charts finish
+    page.evaluate("location.hash = '#npu'")
+    charts = page.locator("#view-npu .vega")
+    page.wait_for_function("[...document.querySelectorAll('#view-npu .vega')].every(e => e.querySelector('svg'))")
+    if site_name == "fixtures":
+        assert charts.count() == 1
+    assert page.locator("#view-npu .vega svg").count() == charts.count()
     assert watch.errors == []
     assert watch.network == [] and watch.requests and all(u.startswith("file://") for u in watch.requests)
     assert watch.dialogs == []
 
 
-def test_first_screen_states_findings_with_drillable_numbers(page_and_watch):
+def test_first_screen_states_findings_with_drillable_numbers(page_and_watch, repo_site):
     page, watch = page_and_watch
-    _open(page, site_dir())
+    _open(page, repo_site)
     first = page.locator("#view-findings article.finding button.num")
     assert first.count() >= 3
     assert first.first.is_visible()
@@ -81,10 +96,10 @@ def test_first_screen_states_findings_with_drillable_numbers(page_and_watch):
     assert watch.errors == []
 
 
-def test_drilldowns_in_every_view_equal_the_stored_json(page_and_watch):
+def test_drilldowns_in_every_view_equal_the_stored_json(page_and_watch, repo_site):
     page, watch = page_and_watch
     results = _results(REPO / "experiments")
-    _open(page, site_dir())
+    _open(page, repo_site)
     checked = 0
     for view in VIEWS:
         page.evaluate(f"location.hash = '#{view}'")
@@ -99,10 +114,10 @@ def test_drilldowns_in_every_view_equal_the_stored_json(page_and_watch):
     assert watch.errors == [] and watch.network == []
 
 
-def test_deep_link_opens_the_record_and_the_number(page_and_watch):
+def test_deep_link_opens_the_record_and_the_number(page_and_watch, repo_site):
     page, watch = page_and_watch
     path = "/results/corpus/summary/blocked"
-    _open(page, site_dir(), f"#exp=lint-corpus&path={path}")
+    _open(page, repo_site, f"#exp=lint-corpus&path={path}")
     assert page.locator("#view-records").is_visible()
     assert page.locator("#record-lint-corpus").get_attribute("open") is not None
     page.locator("dialog#raw").wait_for(state="visible")
@@ -113,9 +128,9 @@ def test_deep_link_opens_the_record_and_the_number(page_and_watch):
     assert watch.errors == []
 
 
-def test_raw_record_downloads_as_the_stored_json(page_and_watch, tmp_path):
+def test_raw_record_downloads_as_the_stored_json(page_and_watch, repo_site, tmp_path):
     page, watch = page_and_watch
-    _open(page, site_dir(), "#exp=lint-corpus&path=/results/setup")
+    _open(page, repo_site, "#exp=lint-corpus&path=/results/setup")
     page.locator("dialog#raw").wait_for(state="visible")
     with page.expect_download() as info:
         page.locator("#raw-download").click()
@@ -134,9 +149,9 @@ def test_records_search_and_filters(page_and_watch, fixture_site):
     records = page.locator("details.record")
     total = records.count()
     page.locator("#rec-search").fill("toy")
-    assert sorted(records.evaluate_all("ds => ds.filter(d => !d.hidden).map(d => d.dataset.exp)")) == ["toy-cost", "toy-models"]
+    assert sorted(records.evaluate_all("ds => ds.filter(d => !d.hidden).map(d => d.dataset.exp)")) == ["cost-per-target", "toy-cost", "toy-models"]
     page.locator("#rec-evidence").select_option("simulated")
-    assert records.evaluate_all("ds => ds.filter(d => !d.hidden).map(d => d.dataset.exp)") == ["toy-cost"]
+    assert records.evaluate_all("ds => ds.filter(d => !d.hidden).map(d => d.dataset.exp)") == ["cost-per-target", "toy-cost"]
     page.locator("#rec-search").fill("no-such-experiment")
     assert page.locator("#rec-none").is_visible()
     page.locator("#rec-search").fill("")

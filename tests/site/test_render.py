@@ -24,7 +24,7 @@ def test_every_number_button_shows_the_json_value_at_its_path(fixture_tree):
         value = pointer.resolve(docs[b["data-exp"]], b["data-path"])
         expected = format_number(value, pct=b.get("data-scale") == "100")
         assert b["text"].split("\u2009")[0] == expected, (b, value)
-    assert {b["data-exp"] for b in page.nums} == {"lint-corpus", "toy-models", "toy-cost", "xss-probe"}
+    assert {b["data-exp"] for b in page.nums} == {"lint-corpus", "toy-models", "toy-cost", "xss-probe", "cost-per-target"}
     assert tree.is_dir()
 
 
@@ -64,7 +64,7 @@ def test_known_experiments_absent_show_not_run_yet(fixture_tree):
     build, _ = build_all(fixture_tree["experiments"], fixture_tree["docs"])
     html = build.files["index.html"].decode()
     for exp_id, known in KNOWN.items():
-        if exp_id == "lint-corpus":
+        if exp_id in ("lint-corpus", "cost-per-target"):
             continue
         assert f'<span class="missing-exp" data-exp="{exp_id}"' in html
         if known.view != "records":  # records-only experiments have no panel in a view
@@ -75,7 +75,8 @@ def test_views_and_deep_link_targets_exist(fixture_tree):
     build, _ = build_all(fixture_tree["experiments"], fixture_tree["docs"])
     ids = set(scan(build.files["index.html"].decode()).ids)
     assert {"view-findings", "view-models", "view-npu", "view-integer", "view-records", "view-docs", "raw"} <= ids
-    assert {"record-lint-corpus", "record-xss-probe", "panel-toy-cost", "doc-NOTES", "doc-EXPERIMENTS"} <= ids
+    assert {"record-lint-corpus", "record-xss-probe", "panel-toy-cost", "doc-NOTES"} <= ids
+    assert "doc-EXPERIMENTS" not in ids  # its drillable form is the records view
 
 
 def test_rendering_is_deterministic(fixture_tree):
@@ -103,3 +104,13 @@ def test_site_without_experiments_still_renders(tmp_path):
     build, md = build_all(tmp_path / "experiments", tmp_path / "docs")
     assert build.figures == 0 and "No stored experiments yet" in md
     assert 'id="view-findings"' in build.files["index.html"].decode()
+
+
+def test_hand_view_picks_rows_by_stored_values(fixture_tree):
+    build, _ = build_all(fixture_tree["experiments"], fixture_tree["docs"])
+    html = build.files["index.html"].decode()
+    # fastest/slowest per model are chosen among stored rows (selection, no arithmetic)
+    assert ('<b>toy-vit</b>: fastest on <code>edge-10</code>\n'
+            '<button class="num" data-exp="cost-per-target" data-path="/results/costs/rows/3/cycles">700</button>') in html
+    assert 'data-path="/results/costs/rows/2/cycles">9,000</button>&nbsp;cycles.' in html
+    assert html.count('class="chart-spec"') == 1

@@ -33,6 +33,7 @@ VIEW_BLURBS = {
     "records": "Every stored experiment with its provenance; search and filter, open any record's raw JSON.",
 }
 ASSETS = ("site.css", "site.js")
+RECORDS_DOC = "EXPERIMENTS"
 AUTO_HEADLINE_NUMBERS = 4
 
 
@@ -137,7 +138,8 @@ def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], 
     records = {exp_id: [section_view(fig, exp_id, name, sec, compact=exp_id in panels and panels[exp_id].hand)
                         for name, sec in exp.results.items()]
                for exp_id, exp in sorted(experiments.items())}
-    doc_pages: list[DocPage] = [render_doc(d) for _, d in sorted(docs.items())]
+    # docs/EXPERIMENTS.md is generated from the same JSON: on the site its drillable form is the records view.
+    doc_pages: list[DocPage] = [render_doc(d) for name, d in sorted(docs.items()) if name != RECORDS_DOC]
     assets = {f"assets/{name}": resources.files("npuready.site").joinpath("assets", name).read_bytes()
               for name in ASSETS}
     html = env.get_template("index.html.j2").render(
