@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # the renderer (jinja2, pandas, altair) is imported only when
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "site", help="build the static workbench site (site/index.html) and docs/EXPERIMENTS.md",
-        description="Render experiments/*/result.json and docs/*.md into site/index.html (+ assets) and "
+        description="Render experiments/*/result.json and docs/**/*.md into site/index.html (+ assets) and "
                     "regenerate docs/EXPERIMENTS.md. Reads only stored JSON and Markdown; never runs the "
                     "pipeline. Every number on the page opens its raw JSON record; a number without a JSON "
                     "source fails the build. The page opens from file:// with zero network requests.",
