@@ -63,6 +63,8 @@ def render_markdown(result: dict[str, Any]) -> str:
         cats = [_r(m["per_category"].get(c, {}).get("ratio")) for c in CATEGORIES[:-1]]
         lines.append(f"| {m['model']} | {m['target']} | {m['ours_cycles']} | {m['reference_cycles']} | "
                      f"{_r(m['ratio'])} | " + " | ".join(cats) + " |")
+    for item in comp.get("skipped", []):
+        lines.append(f"\nSkipped {item['model']}: {item['reason']}")
     lines += ["", "Per op category over all pairs (min – max ratio):", ""]
     lines += [f"- **{c}**: {_r(lo)} – {_r(hi)}" for c, (lo, hi) in summ["category_ratio_range"].items()]
     lines += [

@@ -18,6 +18,7 @@ import numpy as np
 
 from npuready.cost import estimate, vela
 from npuready.cost.sources import example_models, zoo_models
+from npuready.errors import InputError
 from npuready.experiments.context import RunContext
 from npuready.graph import load
 from npuready.targets import load_target
@@ -101,12 +102,16 @@ def run(ctx: RunContext) -> dict[str, Any]:
         for name, path in zoo_models(ctx.repo).items():
             models[name] = ctx.input(path)
     targets = list(ctx.params.get("targets", ["ethos-u55-128", "ethos-u65-256"]))
-    out = []
+    out, skipped = [], []
     with tempfile.TemporaryDirectory(prefix="npuready-vela-") as tmp:
         for name in ctx.progress(list(models), "Vela"):
             graph = load(models[name])
             tfl = Path(tmp) / f"{name}.tflite"
-            tfl.write_bytes(_int8_tflite(graph, seed, int(ctx.params.get("calibration_batches", 4))))
+            try:
+                tfl.write_bytes(_int8_tflite(graph, seed, int(ctx.params.get("calibration_batches", 4))))
+            except InputError as exc:  # the exporter cannot express this model: say so, keep going
+                skipped.append({"model": name, "reason": f"INT8 TFLite export: {exc}"})
+                continue
             for tname in targets:
                 target = load_target(tname)
                 rows, summary = vela.compile_tflite(tfl, target, Path(tmp) / tname)
@@ -124,6 +129,7 @@ def run(ctx: RunContext) -> dict[str, Any]:
             "what": "NPU cycles per inference: npuready.cost on the mirror target vs Vela's --verbose-performance "
                     "estimate for the same INT8 model on the mirrored system; both are estimates, neither is silicon",
             "models": out,
+            "skipped": skipped,
         },
         "summary": {
             "evidence": "simulated",
