@@ -116,6 +116,9 @@ def _stats_reversed(a: np.ndarray, b: np.ndarray, r2: float, rel: float) -> bool
 def _values(A: np.ndarray, B: np.ndarray, spec: PreprocessSpec | None, exact: bool) -> list[Finding]:
     """Name the value transform mapping calibration values B onto runtime values A."""
     rel = 0.03 if exact else 0.12
+    if not exact:  # resampled alignment: compare coarse images so interpolation blur does not bias the fit
+        size = geo.work_size(B.shape[:2])
+        A, B = geo.resample_hwc(A, size), geo.resample_hwc(B, size)
     a, b, r2 = _fit(A, B)
     span = float(B.max() - B.min()) or 1.0
     if r2 < (0.995 if exact else 0.9):

@@ -95,6 +95,13 @@ def resample_hwc(hwc: np.ndarray, size: tuple[int, int], box=None) -> np.ndarray
     return np.stack([resample(hwc[:, :, k], size, box) for k in range(hwc.shape[2])], axis=2)
 
 
+def work_size(shape: tuple[int, int], longer: int = WORK) -> tuple[int, int]:
+    """(H, W) with the longer side ``longer`` (never larger than ``shape``), aspect kept."""
+    h, w = shape
+    k = min(1.0, longer / max(h, w))
+    return max(MIN_SIDE, int(round(h * k))), max(MIN_SIDE, int(round(w * k)))
+
+
 def letterbox_content(hwc: np.ndarray) -> tuple[int, int, int, int] | None:
     """(top, bottom, left, right) of the content inside constant padding, or None (no letterbox).
 
@@ -148,9 +155,7 @@ def find_centred_box(src: np.ndarray, dst: np.ndarray, lo: float = 0.3) -> BoxMa
     if shrink < 1.0:
         src = resample(src, (max(MIN_SIDE, int(round(h0 * shrink))), max(MIN_SIDE, int(round(w0 * shrink)))))
     h, w = src.shape
-    dh, dw = dst.shape
-    k = WORK / max(dh, dw)
-    work = (max(MIN_SIDE, int(round(dh * k))), max(MIN_SIDE, int(round(dw * k))))
+    work = work_size(dst.shape)
     target = resample(dst, work)
 
     def score(fy: float, fx: float) -> float:

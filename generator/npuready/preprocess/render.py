@@ -15,7 +15,7 @@ def _size(size) -> str:
 
 def steps(spec: PreprocessSpec) -> list[str]:
     """The ordered pipeline of ``spec`` in words; fused steps are marked as done inside the model."""
-    out = [f"decode -> {spec.color}"]
+    out = [f"decode to {spec.color}"]
     if spec.fit_model_size == "resize":
         out.append(f"resize to the model's input size ({spec.interpolation})")
     elif spec.fit_model_size == "letterbox":

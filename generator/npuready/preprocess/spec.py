@@ -30,9 +30,13 @@ def _pair(value: Any, what: str) -> tuple[int, int] | None:
     if isinstance(value, int):
         return (value, value)
     try:
+        if isinstance(value, (str, bytes, bool)):
+            raise TypeError(value)
         h, w = (int(v) for v in value)
     except (TypeError, ValueError):
         raise InputError(f"{what}: {value!r} is not a size; give H,W or one integer") from None
+    if h <= 0 or w <= 0:
+        raise InputError(f"{what}: {h}x{w} must be positive")
     return (h, w)
 
 
@@ -60,10 +64,10 @@ class PreprocessSpec:
 
     def __post_init__(self) -> None:
         fix = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731 - normalise lists from JSON
-        if isinstance(self.resize, (list, tuple)):
-            fix("resize", _pair(self.resize, f"spec {self.name}: resize"))
-        fix("center_crop", _pair(self.center_crop, f"spec {self.name}: center_crop"))
-        fix("letterbox", _pair(self.letterbox, f"spec {self.name}: letterbox"))
+        if isinstance(self.resize, bool) or not (self.resize is None or isinstance(self.resize, int)):
+            fix("resize", _pair(self.resize, f"spec {self.name!r}: resize"))
+        fix("center_crop", _pair(self.center_crop, f"spec {self.name!r}: center_crop"))
+        fix("letterbox", _pair(self.letterbox, f"spec {self.name!r}: letterbox"))
         for key in ("mean", "std"):
             v = getattr(self, key)
             if v is not None:
@@ -77,6 +81,8 @@ class PreprocessSpec:
                              ("interpolation", INTERPOLATIONS)):
             if getattr(self, key) not in allowed:
                 raise InputError(f"{where}: {key}={getattr(self, key)!r} is not one of {', '.join(allowed)}")
+        if isinstance(self.resize, int) and self.resize <= 0:
+            raise InputError(f"{where}: resize {self.resize} must be positive")
         if self.center_crop and self.letterbox:
             raise InputError(f"{where}: centre crop and letterbox both set; a pipeline uses one of them")
         if self.letterbox and self.resize is not None:

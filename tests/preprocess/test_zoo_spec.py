@@ -1,0 +1,37 @@
+import json
+
+import pytest
+
+from npuready.errors import InputError
+from npuready.preprocess.zoo_spec import spec_from_entry, zoo_spec
+
+ENTRY = {"input_shape": [1, 1, 28, 28], "mean": [0.25], "std": [0.5]}
+
+
+@pytest.mark.parametrize("layout", [
+    {"models": {"tinycnn": ENTRY}},
+    {"models": [dict(ENTRY, name="tinycnn")]},
+    {"tinycnn": ENTRY},
+])
+def test_zoo_json_layouts_give_the_fashion_mnist_spec(tmp_path, layout):
+    path = tmp_path / "zoo.json"
+    path.write_text(json.dumps(layout))
+    spec = zoo_spec("tinycnn", path)
+    assert (spec.name, spec.color, spec.dtype, spec.layout, spec.resize) == ("zoo:tinycnn", "GRAY", "float32", "NCHW", (28, 28))
+    assert (spec.scale, spec.mean, spec.std) == (1 / 255, (0.25,), (0.5,))
+    assert spec.shape() == (1, 1, 28, 28)
+
+
+def test_identity_normalisation_is_dropped():
+    spec = spec_from_entry("detector", {"input_shape": [1, 3, 96, 96], "mean": [0, 0, 0], "std": [1, 1, 1]})
+    assert (spec.color, spec.mean, spec.std, spec.value_range) == ("RGB", None, None, "0..1")
+
+
+def test_missing_file_model_and_fields(tmp_path):
+    with pytest.raises(InputError, match="zoo.json: not found; the zoo contract is written by 'npuready train'"):
+        zoo_spec("tinycnn", tmp_path / "zoo.json")
+    (tmp_path / "zoo.json").write_text(json.dumps({"models": {"tinycnn": ENTRY}}))
+    with pytest.raises(InputError, match="no model 'resnet20'; models: tinycnn"):
+        zoo_spec("resnet20", tmp_path / "zoo.json")
+    with pytest.raises(InputError, match="zoo entry 'x': input_shape \\[2, 1, 28, 28\\]"):
+        spec_from_entry("x", {"input_shape": [2, 1, 28, 28], "mean": [0], "std": [1]})
