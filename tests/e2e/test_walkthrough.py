@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -27,8 +29,11 @@ def test_console_error_aborts_the_recording(tmp_path):
         "<!doctype html><html><body><section class='view' id='view-findings'>findings</section>"
         "<script>console.error('boom from the page'); document.documentElement.dataset.ready = '1';</script>"
         "</body></html>", encoding="utf-8")
-    with pytest.raises(SystemExit, match="walkthrough aborted:\n  console.error: boom from the page"):
-        _tool().record(site, tmp_path / "out", 1.0)
+    # a subprocess: the browser tests already hold a sync Playwright session in this process
+    run = subprocess.run([sys.executable, str(TOOL), "--site", str(site), "--out", str(tmp_path / "out")],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1
+    assert run.stderr.strip() == "walkthrough aborted:\n  console.error: boom from the page"
     assert not (tmp_path / "out" / "walkthrough.gif").exists()
 
 

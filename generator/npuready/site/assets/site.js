@@ -107,6 +107,7 @@
     current.file = current.exp + (whole ? ".result.json" : (shownPath.replace(/\//g, ".") || ".result") + ".json");
     document.getElementById("raw-exp").textContent = current.exp;
     document.getElementById("raw-path").textContent = current.path || "(whole file)";
+    document.getElementById("raw-link").href = "#exp=" + current.exp + "&path=" + current.path;
     document.getElementById("raw-value").textContent = scalar ? JSON.stringify(value) : (Array.isArray(value) ? "list" : "object");
     document.getElementById("raw-shown-note").textContent = whole ? "showing the whole result.json"
       : (key !== null ? "showing the record that holds it (" + (shownPath || "/") + ")" : "");
@@ -151,6 +152,11 @@
     if (b) { ev.preventDefault(); openRaw(b.dataset.exp, b.dataset.path); }
   });
   document.getElementById("raw-close").addEventListener("click", function () { dlg.close(); });
+  dlg.addEventListener("close", function () {  /* a deep link to a number opens once; closing keeps the record */
+    var h = parseHash();
+    if (h.exp && h.path !== undefined) { history.replaceState(null, "", "#exp=" + h.exp); }
+  });
+  document.getElementById("raw-link").addEventListener("click", function () { dlg.close(); });
   dlg.addEventListener("click", function (ev) { if (ev.target === dlg) { dlg.close(); } });
   document.getElementById("raw-whole").addEventListener("change", function (ev) { render(ev.target.checked); });
   document.getElementById("raw-copy").addEventListener("click", function () {
