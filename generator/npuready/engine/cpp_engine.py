@@ -1,6 +1,7 @@
 """The C++ twin of the NumPy engine: same graph, same op files (engine/cpp/ops/<op>.cpp), called via ctypes.
 
-The shared library is built on first use with ``g++ -O2 -std=c++17`` (portable: no ``-march=native``)
+The shared library is built on first use with ``g++ -O2 -fvect-cost-model=dynamic -std=c++17`` (portable:
+no ``-march=native``; the cost model only lets -O2 vectorise the accumulation loops for the SSE2 baseline)
 into a cache folder keyed by the hash of the sources (``NPUREADY_CACHE`` or ``~/.cache/npuready``).
 Python only arranges buffers (broadcasting, pool rescale hand-off); every integer op runs in C++,
 single-threaded.
@@ -21,7 +22,7 @@ from npuready.engine.intgraph import IntGraph, IntOp
 from npuready.errors import InputError
 
 SRC = Path(__file__).parent / "cpp"
-FLAGS = ["-O2", "-std=c++17", "-shared", "-fPIC"]
+FLAGS = ["-O2", "-fvect-cost-model=dynamic", "-std=c++17", "-shared", "-fPIC"]  # portable: SSE2 baseline
 ROUNDING_CODE = {"double": 0, "single": 1}
 _P8 = np.ctypeslib.ndpointer(np.int8, flags="C_CONTIGUOUS")
 _P32 = np.ctypeslib.ndpointer(np.int32, flags="C_CONTIGUOUS")

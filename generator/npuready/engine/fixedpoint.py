@@ -59,13 +59,13 @@ def saturating_rounding_doubling_high_mul(a, b) -> np.ndarray:
     The only overflow case, a == b == INT32_MIN, returns INT32_MAX.
     """
     a, b = _i64(a), _i64(b)
-    ab = a * b
-    nudge = np.where(ab >= 0, np.int64(1 << 30), np.int64(1 - (1 << 30)))
-    s = ab + nudge
-    # C++ integer division truncates toward zero; NumPy's >> floors, so divide magnitudes.
-    q = np.where(s >= 0, s >> 31, -((-s) >> 31))
+    # gemmlowp adds 2^30 (or 1 - 2^30 when a*b < 0) and divides by 2^31 truncating toward zero; both
+    # cases equal floor((a*b + 2^30) / 2^31), which an arithmetic shift computes directly.
+    q = (a * b + (1 << 30)) >> 31
     overflow = (a == INT32_MIN) & (b == INT32_MIN)
-    return np.where(overflow, np.int64(INT32_MAX), q).astype(np.int32)
+    if np.any(overflow):
+        q = np.where(overflow, np.int64(INT32_MAX), q)
+    return q.astype(np.int32)
 
 
 def rounding_divide_by_pot(x, exponent) -> np.ndarray:
@@ -73,10 +73,10 @@ def rounding_divide_by_pot(x, exponent) -> np.ndarray:
     x, e = _i64(x), _i64(exponent)
     if np.any(e < 0) or np.any(e > 31):
         raise ValueError("rounding_divide_by_pot: exponent must be in [0, 31]")
-    mask = (np.int64(1) << e) - 1
-    remainder = x & mask
-    threshold = (mask >> 1) + (x < 0).astype(np.int64)
-    return ((x >> e) + (remainder > threshold).astype(np.int64)).astype(np.int32)
+    # gemmlowp's mask/remainder/threshold form equals floor((x + 2^(e-1) - [x < 0]) / 2^e) for e > 0.
+    half = (np.int64(1) << e) >> 1
+    nudge = half - ((x < 0) & (e > 0))
+    return ((x + nudge) >> e).astype(np.int32)
 
 
 def multiply_by_quantized_multiplier(x, multiplier, shift, rounding: str = DEFAULT_ROUNDING) -> np.ndarray:
@@ -86,12 +86,23 @@ def multiply_by_quantized_multiplier(x, multiplier, shift, rounding: str = DEFAU
     """
     x, m, s = _i64(x), _i64(multiplier), _i64(shift)
     if rounding == "double":
-        left = np.maximum(s, 0)
+        # = rounding_divide_by_pot(saturating_rounding_doubling_high_mul(x << left, m), right), fused in place
+        if np.any(s > 0):
+            x = x * (np.int64(1) << np.maximum(s, 0))
+            if np.any((x < INT32_MIN) | (x > INT32_MAX)):
+                raise OverflowError("multiply_by_quantized_multiplier: x << left_shift overflows int32")
+        if np.any(m == INT32_MIN):  # the one saturating case of SRDHM: use the reference composition
+            return rounding_divide_by_pot(saturating_rounding_doubling_high_mul(x, m), np.maximum(-s, 0))
+        t = x * m
+        t += 1 << 30
+        t >>= 31
         right = np.maximum(-s, 0)
-        shifted = x * (np.int64(1) << left)
-        if np.any((shifted < INT32_MIN) | (shifted > INT32_MAX)):
-            raise OverflowError("multiply_by_quantized_multiplier: x << left_shift overflows int32")
-        return rounding_divide_by_pot(saturating_rounding_doubling_high_mul(shifted, m), right)
+        if np.any(right > 0):
+            neg = t < 0
+            t += (np.int64(1) << right) >> 1
+            t -= neg & (right > 0)
+            t >>= right
+        return t.astype(np.int32)
     if rounding == "single":
         total = 31 - s
         # x*m fits int64 for int32 operands; the half-up nudge is added before the arithmetic shift.
@@ -152,8 +163,10 @@ def saturate(x, lo: int, hi: int, dtype=np.int8) -> np.ndarray:
 def requantize(acc, multiplier, shift, zero_point: int, lo: int, hi: int,
                rounding: str = DEFAULT_ROUNDING) -> np.ndarray:
     """The common epilogue: scale an int32 accumulator, add the output zero point, clamp to int8."""
-    scaled = _i64(multiply_by_quantized_multiplier(acc, multiplier, shift, rounding))
-    return saturate(scaled + zero_point, lo, hi)
+    scaled = multiply_by_quantized_multiplier(acc, multiplier, shift, rounding).astype(np.int64)
+    scaled += zero_point
+    np.clip(scaled, lo, hi, out=scaled)
+    return scaled.astype(np.int8)
 
 
 #: How float values are rounded to codes at the graph input: name -> description.

@@ -3,13 +3,13 @@
 Mirrors TFLite's reference ``ConvPerChannel`` / ``DepthwiseConvPerChannel``: padding contributes
 ``input_zero_point`` (0 after the offset), weights are symmetric (zero point 0), the bias is int32
 at scale ``s_in * s_w[c]``, the epilogue is ``fixedpoint.requantize`` with the declared rounding.
-Accumulation runs as float64 matrix products; every partial sum is an integer below 2^53, so the
-result is exact and independent of summation order.
+Accumulation runs as BLAS float matrix products: float32 when K·255·max|w| < 2^24, else float64
+(< 2^53); every partial sum is then an exactly representable integer, so the result is exact and
+independent of summation order.
 """
 from __future__ import annotations
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntOp
@@ -47,37 +47,48 @@ def build(b, node) -> IntOp:
 
 
 # ----- loop ---------------------------------------------------------------------------------
+def _exact_dtype(w: np.ndarray, k: int):
+    """float32 when every partial sum stays below 2^24 (then exact), else float64 (exact below 2^53)."""
+    bound = k * 255 * int(np.abs(w.astype(np.int64)).max(initial=0))
+    return np.float32 if bound < (1 << 24) else np.float64
+
+
 def accumulate(p, x: np.ndarray) -> np.ndarray:
     """int32 accumulators (N, O, OH, OW) as int64, bias included."""
-    w = p["weight"].astype(np.float64)
-    o, cg, kh, kw = w.shape
+    wq = p["weight"]
+    o, cg, kh, kw = wq.shape
     sh, sw = p["strides"]
     dh, dw = p["dilations"]
     t, l, bo, r = p["pads"]
-    xi = np.pad(x.astype(np.float64) - p["input_zero_point"], ((0, 0), (0, 0), (t, bo), (l, r)))
+    dt = _exact_dtype(wq, cg * kh * kw)
+    w = wq.astype(dt)
+    xi = np.pad(x.astype(dt) - dt(p["input_zero_point"]), ((0, 0), (0, 0), (t, bo), (l, r)))
     n, c, hp, wp = xi.shape
     oh = (hp - dh * (kh - 1) - 1) // sh + 1
     ow = (wp - dw * (kw - 1) - 1) // sw + 1
     g = p["group"]
+
+    def tap(src, i, j):
+        return src[:, :, i * dh: i * dh + sh * (oh - 1) + 1: sh, j * dw: j * dw + sw * (ow - 1) + 1: sw]
+
     if g == c and cg == 1:  # depthwise: one multiply-add per kernel tap over all channels
         mult = o // c
         xr = np.repeat(xi, mult, axis=1) if mult > 1 else xi
-        acc = np.zeros((n, o, oh, ow))
+        acc = np.zeros((n, o, oh, ow), dt)
         for i in range(kh):
             for j in range(kw):
-                tap = xr[:, :, i * dh: i * dh + sh * (oh - 1) + 1: sh, j * dw: j * dw + sw * (ow - 1) + 1: sw]
-                acc += tap * w[None, :, 0, i, j, None, None]
+                acc += tap(xr, i, j) * w[None, :, 0, i, j, None, None]
     else:
-        win = sliding_window_view(xi, (dh * (kh - 1) + 1, dw * (kw - 1) + 1), axis=(2, 3))
-        win = win[:, :, : sh * (oh - 1) + 1: sh, : sw * (ow - 1) + 1: sw, ::dh, ::dw]  # N,C,OH,OW,kh,kw
-        if g == 1:
-            cols = win.transpose(0, 2, 3, 1, 4, 5).reshape(n * oh * ow, c * kh * kw)
-            acc = (cols @ w.reshape(o, -1).T).reshape(n, oh, ow, o).transpose(0, 3, 1, 2)
+        cols = np.empty((n, c, kh, kw, oh, ow), dt)  # im2col, one strided copy per kernel tap
+        for i in range(kh):
+            for j in range(kw):
+                cols[:, :, i, j] = tap(xi, i, j)
+        if g == 1:  # batched GEMM (O×K) @ (N, K, P) -> (N, O, P): already NCHW
+            acc = np.matmul(w.reshape(o, -1), cols.reshape(n, c * kh * kw, oh * ow)).reshape(n, o, oh, ow)
         else:
             og = o // g
-            wins = win.reshape(n, g, cg, oh, ow, kh, kw)
-            acc = np.einsum("ngchwij,gocij->ngohw", wins, w.reshape(g, og, cg, kh, kw), optimize=True)
-            acc = acc.reshape(n, o, oh, ow)
+            colg = cols.reshape(n, g, cg * kh * kw, oh * ow)
+            acc = np.matmul(w.reshape(g, og, cg * kh * kw), colg).reshape(n, o, oh, ow)
     return acc.astype(np.int64) + p["bias"].astype(np.int64)[None, :, None, None]
 
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntOp
+from npuready.engine.ops.conv import _exact_dtype
 from npuready.errors import InputError
 
 
@@ -43,8 +44,10 @@ def build(b, node) -> IntOp:
 # ----- loop ---------------------------------------------------------------------------------
 def accumulate(p, x: np.ndarray) -> np.ndarray:
     lead = x.shape[:-1]
-    xi = x.reshape(-1, x.shape[-1]).astype(np.float64) - p["input_zero_point"]
-    acc = (xi @ p["weight"].astype(np.float64).T).astype(np.int64) + p["bias"].astype(np.int64)
+    w = p["weight"]
+    dt = _exact_dtype(w, w.shape[1])
+    xi = x.reshape(-1, x.shape[-1]).astype(dt) - dt(p["input_zero_point"])
+    acc = (xi @ w.astype(dt).T).astype(np.int64) + p["bias"].astype(np.int64)
     return acc.reshape(*lead, -1)
 
 
