@@ -42,3 +42,13 @@ def test_walk_reaches_subgraphs_with_scope_paths():
     neg_graph = next(sub for sub, n in g.walk() if n.name == "neg")
     assert neg_graph.info("x").shape == (1, 4)  # outer-scope values are visible
     assert np.dtype(neg_graph.info("x").dtype) == np.float32
+
+
+
+def test_negative_inferred_dim_is_unknown():
+    """onnx shape inference can emit -1 (seen in test_affine_grid_3d_expanded's If branch): the view says unknown."""
+    from npuready.graph import Graph
+
+    m = ex.conv_relu()
+    m.graph.value_info.append(ex.value("c", [1, -1, 16, 16]))
+    assert Graph.from_model(m).info("c").shape == (1, None, 16, 16)

@@ -226,11 +226,11 @@ def _infer(model: onnx.ModelProto, path: Path | None, infer_shapes: bool) -> Gra
 
 
 def _absurd_tensor(graph: Graph):
-    """The first value (here or in a subgraph) whose static dims are negative or multiply past MAX_ELEMENTS."""
+    """The first value (here or in a subgraph) whose static dims multiply past MAX_ELEMENTS."""
     for info in graph.tensors.values():
         if info.shape:
             dims = [d for d in info.shape if isinstance(d, int)]
-            if dims and (min(dims) < 0 or math.prod(dims) > MAX_ELEMENTS):
+            if dims and math.prod(dims) > MAX_ELEMENTS:
                 return info
     for node in graph.nodes:
         for sub in node.subgraphs:

@@ -81,7 +81,8 @@ class Node:
 
 def _dim(d: onnx.TensorShapeProto.Dimension) -> Dim:
     if d.HasField("dim_value"):
-        return int(d.dim_value)
+        value = int(d.dim_value)
+        return value if value >= 0 else None  # a negative inferred dim means "unknown" (declared ones are refused)
     if d.HasField("dim_param") and d.dim_param:
         return d.dim_param
     return None
