@@ -1,6 +1,7 @@
 """SARIF 2.1.0 rendering (GitHub code scanning): rules with help text, one result per finding."""
 from __future__ import annotations
 
+import hashlib
 from pathlib import PurePath
 from typing import Any, Sequence
 from urllib.parse import quote
@@ -18,6 +19,11 @@ def _uri(model: str) -> str:
     """A relative (or absolute path) URI reference for the model file."""
     text = PurePath(model).as_posix()
     return quote(text, safe="/:._-~")
+
+
+def _fingerprint(*parts: str) -> str:
+    """Stable identity of a finding across runs (rule, model, node path), so re-uploads do not duplicate alerts."""
+    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:32]
 
 
 def _rule_descriptor(rule: Rule) -> dict[str, Any]:
@@ -55,9 +61,13 @@ def to_sarif(reports: Sequence[LintReport]) -> dict[str, Any]:
                 "level": LEVELS[f.severity],
                 "message": {"text": f"{fqn}" + (f" ({f.op_type})" if f.op_type else "") + f": {f.message}"},
                 "locations": [{
-                    "physicalLocation": {"artifactLocation": {"uri": uri, "index": artifact_index[uri]}},
+                    # An .onnx file has no lines; GitHub code scanning needs region.startLine to place an
+                    # alert, so the whole-file alert sits on line 1 and the node is the logical location.
+                    "physicalLocation": {"artifactLocation": {"uri": uri, "index": artifact_index[uri]},
+                                         "region": {"startLine": 1}},
                     "logicalLocations": [{"name": f.node, "fullyQualifiedName": fqn, "kind": "object"}],
                 }],
+                "partialFingerprints": {"npureadyNode/v1": _fingerprint(f.rule, uri, fqn)},
                 "properties": {"target": r.target, "opType": f.op_type, "evidence": f.to_dict()["evidence"]},
             })
     run = {
