@@ -22,7 +22,7 @@ def _uri(model: str) -> str:
 
 
 def _fingerprint(*parts: str) -> str:
-    """Stable identity of a finding across runs (rule, model, node path), so re-uploads do not duplicate alerts."""
+    """Stable identity of a finding across runs (rule, model, node path, tensor): re-uploads do not duplicate alerts."""
     return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:32]
 
 
@@ -67,7 +67,7 @@ def to_sarif(reports: Sequence[LintReport]) -> dict[str, Any]:
                                          "region": {"startLine": 1}},
                     "logicalLocations": [{"name": f.node, "fullyQualifiedName": fqn, "kind": "object"}],
                 }],
-                "partialFingerprints": {"npureadyNode/v1": _fingerprint(f.rule, uri, fqn)},
+                "partialFingerprints": {"npureadyNode/v1": _fingerprint(f.rule, uri, fqn, str(f.evidence.get("tensor", "")))},
                 "properties": {"target": r.target, "opType": f.op_type, "evidence": f.to_dict()["evidence"]},
             })
     run = {
