@@ -40,3 +40,18 @@ def test_text_groups_errors_before_warnings_with_fix():
     assert lines[err + 1].startswith("    R001b  Deployment graphs have batch 1  [1]")
     assert any(line.strip().startswith("fix: ") for line in lines[err:warn])
     assert lines[-1].startswith("basis: ")
+
+
+def test_text_lists_a_few_findings_per_rule_and_counts_the_rest():
+    from onnx import helper
+
+    from npuready.lint.render.text import MAX_LISTED
+
+    n = MAX_LISTED + 3
+    nodes = [helper.make_node("Softsign", [f"t{i}"], [f"t{i + 1}"], name=f"act{i}") for i in range(n)]
+    m = ex.model(nodes, [ex.value("t0", [1, 4])], [ex.value(f"t{n}", [1, 4])])
+    text = render([lint(m, target="edge-10")], "text")
+    assert f"    R005  Activation outside the target's allowlist  [{n}]" in text
+    assert text.count("      - act") == MAX_LISTED
+    assert "      ... and 3 more (--format json lists every finding)" in text
+    assert len(json.loads(render([lint(m, target="edge-10")], "json"))["findings"]) == n

@@ -10,6 +10,7 @@ from npuready.lint.rule import Finding
 BASIS = "basis: ONNX graph structure and onnxruntime acceptance - not NPU silicon."
 _HEADINGS = {"ERROR": "ERROR (blocks deployment)", "WARN": "WARN (recorded only)"}
 WIDTH = 110
+MAX_LISTED = 8  # findings shown per rule in the terminal; the other formats list all
 
 
 def _wrapped(first: str, indent: str) -> list[str]:
@@ -34,8 +35,10 @@ def _group(lines: list[str], label: str, findings: Sequence[Finding]) -> None:
         rule = RULES.get(rule_id)
         title = rule.title if rule else ""
         lines.append(f"    {rule_id}  {title}  [{len(group)}]")
-        for f in group:
+        for f in group[:MAX_LISTED]:
             lines.extend(_wrapped(f"      - {_where(f)}: {f.message}", " " * 8))
+        if len(group) > MAX_LISTED:
+            lines.append(f"      ... and {len(group) - MAX_LISTED} more (--format json lists every finding)")
         if rule is not None:
             lines.extend(_wrapped(f"      fix: {rule.fix}", " " * 11))
 
