@@ -65,53 +65,59 @@ class OracleReport:
 
 
 def compare_with_litert(qdq_model, images: np.ndarray, graph: IntGraph, engine=None, optimized: bool = True,
-                        model_name: str = "model", progress=lambda it, desc: it) -> OracleReport:
-    """Run ``images`` (float, N×C×H×W, ONNX layout) through our engine and LiteRT; tally per op."""
+                        model_name: str = "model", progress=lambda it, desc: it, chunk: int = 100) -> OracleReport:
+    """Run ``images`` (float, N×C×H×W, ONNX layout) through our engine and LiteRT; tally per op.
+
+    LiteRT runs image by image (its graph has batch 1); our engine and the local checks run on chunks
+    of ``chunk`` images at a time.
+    """
     from npuready.engine import numpy_engine
     from npuready.tflite.export import export_int8_from_qdq
-    from npuready.tflite.run import make_interpreter, run_litert  # noqa: F401  (LiteRT is an extra)
+    from npuready.tflite.run import run_litert
 
     engine = engine or numpy_engine
     tfl = export_int8_from_qdq(qdq_model)
     report = OracleReport(model_name, int(len(images)), graph.rounding)
     tallies = {op.name: OpTally(op.name, op.kind, graph.tensors[op.outputs[0]].float_name) for op in graph.ops}
     report.ops = list(tallies.values())
-    ours_all = engine.run(graph, images)  # batched: every tensor for every image
     q_in = graph.ops[0].outputs[0]
-    for i in progress(range(len(images)), "LiteRT reference"):
-        codes = ours_all[q_in][i:i + 1]
-        ref = run_litert(tfl, {graph.input: codes}, reference=True)
-        opt = run_litert(tfl, {graph.input: codes}, reference=False) if optimized else None
+    names = list(graph.tensors)
+    starts = range(0, len(images), chunk)
+    for start in progress(starts, f"LiteRT reference ({len(images)} images)"):
+        ours = engine.run(graph, images[start:start + chunk])
+        ref: dict[str, list] = {n: [] for n in names}
+        opt: dict[str, list] = {n: [] for n in names}
+        for i in range(len(ours[q_in])):
+            codes = ours[q_in][i:i + 1]
+            runs = [(ref, run_litert(tfl, {graph.input: codes}, reference=True))]
+            if optimized:
+                runs.append((opt, run_litert(tfl, {graph.input: codes}, reference=False)))
+            for store, r in runs:
+                for n in names:
+                    v = r.onnx.get(graph.tensors[n].float_name)
+                    store[n].append(v if v is not None and v.dtype == np.int8 else None)
+        theirs = {n: (np.concatenate(v) if all(x is not None for x in v) else None) for n, v in ref.items()}
+        fast = {n: (np.concatenate(v) if v and all(x is not None for x in v) else None) for n, v in opt.items()}
         for op in graph.ops:
             t = tallies[op.name]
-            fname = graph.tensors[op.outputs[0]].float_name
-            theirs = ref.onnx.get(fname)
-            if theirs is None or theirs.dtype != np.int8:
+            out = op.outputs[0]
+            if theirs[out] is None:
                 t.compared = False
                 continue
-            ours = ours_all[op.outputs[0]][i:i + 1].reshape(theirs.shape)
-            d = np.abs(ours.astype(np.int16) - theirs.astype(np.int16))
+            mine = ours[out].reshape(theirs[out].shape)
+            d = np.abs(mine.astype(np.int16) - theirs[out].astype(np.int16))
             t.elements += int(d.size)
             t.mismatched_propagated += int((d > 0).sum())
             t.max_abs_propagated = max(t.max_abs_propagated, int(d.max(initial=0)))
-            t.images_with_mismatch += int(bool((d > 0).any()))
-            ins = [] if op.kind == "Quantize" else [_lookup(ref, graph, name, ours_all, i) for name in op.inputs]
-            if ins and all(x is not None for x in ins):
-                local = engine.run_op(op, ins).reshape(theirs.shape)
-                dl = np.abs(local.astype(np.int16) - theirs.astype(np.int16))
+            t.images_with_mismatch += int((d.reshape(len(d), -1) > 0).any(axis=1).sum())
+            if op.kind != "Quantize" and all(theirs[i] is not None for i in op.inputs):
+                ins = [np.ascontiguousarray(theirs[i].reshape(ours[i].shape)) for i in op.inputs]
+                local = engine.run_op(op, ins).reshape(theirs[out].shape)
+                dl = np.abs(local.astype(np.int16) - theirs[out].astype(np.int16))
                 t.mismatched_local += int((dl > 0).sum())
                 t.max_abs_local = max(t.max_abs_local, int(dl.max(initial=0)))
-            if opt is not None and fname in opt.onnx:
-                do = np.abs(opt.onnx[fname].astype(np.int16) - theirs.astype(np.int16))
+            if fast[out] is not None:
+                do = np.abs(fast[out].astype(np.int16) - theirs[out].astype(np.int16))
                 t.optimized_mismatched += int((do > 0).sum())
                 t.optimized_max_abs = max(t.optimized_max_abs, int(do.max(initial=0)))
     return report
-
-
-def _lookup(run, graph: IntGraph, name: str, ours_all, i: int):
-    """LiteRT's value of one of our int8 tensors, in our layout (None when LiteRT has no such tensor)."""
-    t = graph.tensors[name]
-    v = run.onnx.get(t.float_name)
-    if v is None or v.dtype != np.int8:
-        return None
-    return np.ascontiguousarray(v.reshape((1, *ours_all[name].shape[1:])))
