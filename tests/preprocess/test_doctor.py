@@ -16,6 +16,9 @@ def test_every_injected_mismatch_is_named_exactly_on_every_photo(injection, phot
     case = CASES[injection]
     for name in TEST_PHOTOS:
         calib, runtime = apply(case.calib, photos[name]), case.runtime(photos[name])
+        if injection == "wrong_pad_value" and name == "astronaut":
+            np.testing.assert_array_equal(runtime, calib)  # a square photo fills the box: no padding to differ
+            continue
         d = diagnose(runtime, calib, case.calib)
         assert set(d.kinds) == case.expected, (name, [f.message for f in d.findings])
         assert not d.matched
@@ -91,5 +94,14 @@ def test_unusable_tensors_are_input_errors(array, message):
 
 
 def test_every_kind_is_documented():
-    assert set(KINDS) == {"layout", "channels", "letterbox_size", "letterbox_missing", "crop", "resize",
+    assert set(KINDS) == {"layout", "channels", "letterbox_size", "letterbox_missing", "letterbox_pad", "crop", "resize",
                           "channel_order", "scale_255", "normalization", "unexplained"}
+
+
+def test_pad_value_message_and_dtype_note(photos):
+    y = PRESETS["yolo_640"]
+    d = diagnose(apply(y.replace(pad_value=0), photos["coffee"]), apply(y, photos["coffee"]), y)
+    assert [f.message for f in d.findings] == ["runtime pads the letterbox with 0, calibration with 114"]
+    x = apply(y, photos["coffee"])
+    same = diagnose(x.astype(np.float32), x)
+    assert same.matched and same.notes[0].startswith("element types differ (float32 vs uint8) but the values agree")

@@ -15,5 +15,6 @@ def test_torchvision_steps_mark_fused_normalisation():
 def test_diagnosis_lines():
     d = Diagnosis("NCHW", "HWC", (Finding("layout", "a"), Finding("crop", "b")))
     assert diagnosis_text(d) == "MISMATCH layout: a\nMISMATCH crop: b\n"
-    ok = Diagnosis("NCHW [1, 3, 8, 8] uint8", "NCHW [1, 3, 8, 8] uint8", max_abs_diff=0.0)
-    assert diagnosis_text(ok) == "MATCH: runtime NCHW [1, 3, 8, 8] uint8 agrees with calibration NCHW [1, 3, 8, 8] uint8 (max abs diff 0)\n"
+    ok = Diagnosis("NCHW [1, 3, 8, 8] uint8", "NCHW [1, 3, 8, 8] float32", max_abs_diff=0.0, notes=("n",))
+    assert diagnosis_text(ok) == ("MATCH: runtime NCHW [1, 3, 8, 8] uint8 agrees with calibration NCHW [1, 3, 8, 8] "
+                                  "float32 (max abs diff 0)\nNOTE: n\n")

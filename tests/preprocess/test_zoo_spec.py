@@ -6,6 +6,16 @@ from npuready.errors import InputError
 from npuready.preprocess.zoo_spec import spec_from_entry, zoo_spec
 
 ENTRY = {"input_shape": [1, 1, 28, 28], "mean": [0.25], "std": [0.5]}
+TRAINER = {"kind": "classifier", "input": {"name": "input", "shape": [1, 1, 28, 28], "dtype": "float32", "layout": "NCHW",
+                                           "colour": "grey", "scale": 1 / 255, "mean": [0.25], "std": [0.5]}}
+
+
+def test_trainer_manifest_entry_names_the_input(tmp_path):
+    path = tmp_path / "zoo.json"
+    path.write_text(json.dumps({"models": {"tinycnn": TRAINER}}))
+    spec = zoo_spec("tinycnn", path)
+    assert (spec.color, spec.resize, spec.scale, spec.mean, spec.std, spec.image_input) == \
+        ("GRAY", (28, 28), 1 / 255, (0.25,), (0.5,), "input")
 
 
 @pytest.mark.parametrize("layout", [
@@ -33,5 +43,5 @@ def test_missing_file_model_and_fields(tmp_path):
     (tmp_path / "zoo.json").write_text(json.dumps({"models": {"tinycnn": ENTRY}}))
     with pytest.raises(InputError, match="no model 'resnet20'; models: tinycnn"):
         zoo_spec("resnet20", tmp_path / "zoo.json")
-    with pytest.raises(InputError, match="zoo entry 'x': input_shape \\[2, 1, 28, 28\\]"):
+    with pytest.raises(InputError, match="zoo entry 'x': input NCHW \\[2, 1, 28, 28\\]"):
         spec_from_entry("x", {"input_shape": [2, 1, 28, 28], "mean": [0], "std": [1]})

@@ -46,13 +46,15 @@ def _doctor(result: dict[str, Any] | None) -> list[str]:
     res = result["results"]
     rows += ["", f"Measured by experiment `preprocess-doctor` on photos {', '.join(res['setup']['photos'])} "
                  "(each injection renders the same photo through `apply()` twice, one spec differing in one way):", "",
-             "| injection | expected kinds | injected | detected (with spec) | exact (with spec) | detected (blind) | "
-             "detected (+-1 LSB jitter) |", "|---|---|---:|---:|---:|---:|---:|"]
+             "| injection | expected kinds | injected | no-op | detected (with spec) | exact (with spec) | "
+             "detected (blind) | detected (+-1 LSB jitter) |", "|---|---|---:|---:|---:|---:|---:|---:|"]
     for name, s in res["injections"]["per_injection"].items():
-        rows.append(f"| {name} | {', '.join(s['expected'])} | {s['injected']} | {s['detected_with_spec']} | "
+        rows.append(f"| {name} | {', '.join(s['expected'])} | {s['injected']} | {s['no_op']} | {s['detected_with_spec']} | "
                     f"{s['exact_with_spec']} | {s['detected_blind']} | {s['detected_jitter']} |")
     m = res["matched_pairs"]
-    rows += ["", f"Matched pairs (identical and +-1 LSB jitter): {m['pairs']}; false alarms with spec "
+    rows += ["", "No-op: the injection leaves that photo's tensor unchanged (a square photo fills a letterbox, so "
+                 "there is no padding to differ); such pairs are not counted as injected.",
+             "", f"Matched pairs (identical and +-1 LSB jitter): {m['pairs']}; false alarms with spec "
                  f"{m['false_alarms_with_spec']}, blind {m['false_alarms_blind']}."]
     return rows
 

@@ -20,6 +20,7 @@ KINDS: dict[str, str] = {
     "channels": "channel count differs (gray vs colour)",
     "letterbox_size": "both letterboxed, to different sizes (e.g. yolo_640 calibration for a yolo_1280 export)",
     "letterbox_missing": "one side letterboxes (constant padding), the other does not",
+    "letterbox_pad": "both letterboxed alike, with different pad values (e.g. 0 vs 114)",
     "crop": "one side centre-crops, the other resizes without cropping",
     "resize": "same field of view at a different size or interpolation",
     "channel_order": "RGB vs BGR",
@@ -158,7 +159,10 @@ def _values(A: np.ndarray, B: np.ndarray, spec: PreprocessSpec | None, exact: bo
 
 
 def _geometry(r: np.ndarray, c: np.ndarray, findings: list[Finding], spec: PreprocessSpec | None):
-    """Align runtime image r and calibration image c spatially; returns (A, B, exact) or None."""
+    """Align runtime image r and calibration image c spatially.
+
+    Returns (A, B, exact, pads) or None when no known transform aligns them; ``pads`` holds the
+    two pad colours when both are letterboxed identically (else None)."""
     lr, lc = geo.letterbox_content(r), geo.letterbox_content(c)
     boxed = bool(lr or lc)
     if lr and lc and r.shape[:2] != c.shape[:2]:
@@ -171,7 +175,8 @@ def _geometry(r: np.ndarray, c: np.ndarray, findings: list[Finding], spec: Prepr
     cc = c[lc[0]:lc[1], lc[2]:lc[3]] if lc else c
     gr, gc = geo.gray(rc), geo.gray(cc)
     if rc.shape[:2] == cc.shape[:2] and geo.corr(gr, gc) >= SAME:
-        return rc, cc, not boxed or r.shape == c.shape
+        same_box = bool(lr and lc) and r.shape == c.shape
+        return rc, cc, not boxed or same_box, (r[0, 0], c[0, 0]) if same_box else None
     fwd = geo.find_centred_box(gr, gc)
     if fwd.score >= STRUCTURE:
         src, dst, match, runtime_larger = rc, cc, fwd, True
@@ -197,7 +202,7 @@ def _geometry(r: np.ndarray, c: np.ndarray, findings: list[Finding], spec: Prepr
                                         f"{outer} image: {inner} centre-crops, {outer} resizes without cropping"))
     box = geo.centred_box(src.shape[0], src.shape[1], match.fy, match.fx)
     moved = geo.resample_hwc(src, dst.shape[:2], box)
-    return (moved, dst, False) if runtime_larger else (dst, moved, False)
+    return ((moved, dst) if runtime_larger else (dst, moved)) + (False, None)
 
 
 def diagnose(runtime: np.ndarray, calib: np.ndarray, spec: PreprocessSpec | None = None) -> Diagnosis:
@@ -210,7 +215,10 @@ def diagnose(runtime: np.ndarray, calib: np.ndarray, spec: PreprocessSpec | None
     r, c = R.hwc, C.hwc
     tol = 0.006 * float(c.max() - c.min() or 1.0)  # ~1.5 LSB of an 8-bit image's range
     if R.layout == C.layout and r.shape == c.shape and float(np.abs(r - c).max()) <= tol:
-        return Diagnosis(**labels, max_abs_diff=float(np.abs(r - c).max()))
+        dtypes = (np.asarray(runtime).dtype, np.asarray(calib).dtype)
+        notes = (f"element types differ ({dtypes[0]} vs {dtypes[1]}) but the values agree; the compiled "
+                 "input takes one of them",) if dtypes[0] != dtypes[1] else ()
+        return Diagnosis(**labels, max_abs_diff=float(np.abs(r - c).max()), notes=notes)
     declared = f"runtime is {R.layout} {list(R.shape)}, calibration is {C.layout} {list(C.shape)}"
     if not (r.shape == c.shape and geo.corr(geo.gray(r), geo.gray(c)) >= STRUCTURE):
         for what, fixed in geo.reinterpretations(runtime, C):
@@ -227,7 +235,7 @@ def diagnose(runtime: np.ndarray, calib: np.ndarray, spec: PreprocessSpec | None
     aligned = _geometry(r, c, findings, spec)
     if aligned is None:
         return Diagnosis(**labels, findings=tuple(findings))
-    A, B, exact = aligned
+    A, B, exact, pads = aligned
     if A.shape[2] == 3:
         m = np.array([[geo.corr(A[:, :, i], B[:, :, j]) for j in range(3)] for i in range(3)])
         same, swapped = np.trace(m) / 3, (m[2, 0] + m[1, 1] + m[0, 2]) / 3
@@ -243,6 +251,10 @@ def diagnose(runtime: np.ndarray, calib: np.ndarray, spec: PreprocessSpec | None
                 A = (A - b) / a  # undo the swapped statistics so the value check sees the rest
     value_findings = _values(A, B, spec, exact)
     findings.extend(value_findings)
+    if pads is not None and not value_findings and float(np.abs(pads[0] - pads[1]).max()) > tol:
+        show = lambda v: f"{v[0]:g}" if np.all(v == v[0]) else "(" + ", ".join(f"{x:g}" for x in v) + ")"  # noqa: E731
+        findings.append(Finding("letterbox_pad", f"runtime pads the letterbox with {show(pads[0])}, "
+                                                 f"calibration with {show(pads[1])}"))
     diff = float(np.abs(A - B).max()) if not value_findings else None
     if exact and not findings and diff is not None:
         tol = 0.006 * float(B.max() - B.min() or 1.0)

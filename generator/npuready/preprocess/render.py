@@ -61,5 +61,6 @@ def spec_text(spec: PreprocessSpec) -> str:
 def diagnosis_text(d: Diagnosis) -> str:
     if d.matched:
         diff = "" if d.max_abs_diff is None else f" (max abs diff {d.max_abs_diff:.4g})"
-        return f"MATCH: runtime {d.runtime} agrees with calibration {d.calibration}{diff}\n"
+        notes = "".join(f"NOTE: {n}\n" for n in d.notes)
+        return f"MATCH: runtime {d.runtime} agrees with calibration {d.calibration}{diff}\n{notes}"
     return "".join(f"MISMATCH {f.kind}: {f.message}\n" for f in d.findings)

@@ -1,0 +1,16 @@
+from npuready.experiments.context import RunContext
+from npuready.experiments.runners import preprocess_doctor
+from npuready.paths import repo_root
+
+
+def test_runner_counts_detections_and_false_alarms_on_a_small_run():
+    ctx = RunContext("preprocess-doctor", {"photos": ["chelsea"], "letterbox_sizes": [160, 320], "seed": 0},
+                     repo_root(), show_progress=False)
+    results = preprocess_doctor.run(ctx)
+    assert all(section["evidence"] == "measured" for section in results.values())
+    per = results["injections"]["per_injection"]
+    assert len(per) == 9 and all(s["injected"] == 1 and s["detected_with_spec"] == 1 for s in per.values())
+    assert results["injections"]["total"]["injected"] == 9
+    matched = results["matched_pairs"]
+    assert (matched["pairs"], matched["false_alarms_with_spec"], matched["false_alarms_blind"]) == (10, 0, 0)
+    assert ctx.seeds == {"jitter": 0}
