@@ -51,10 +51,41 @@ def elementwise() -> onnx.ModelProto:
     return _model(nodes, inits, [1, 10])
 
 
-def _model(nodes, inits, out_shape) -> onnx.ModelProto:
+def attention() -> onnx.ModelProto:
+    """A one-head transformer block: LayerNorm, qkv split (Transpose moving the batch axis + Gather),
+    MatMul of activations, Mul by a constant, Softmax, GELU as Div→Erf→Add→Mul→Mul, ReduceMean, Gemm."""
+    rng = np.random.default_rng(2)
+    f32 = np.float32
+    inits = [_init(rng, "wp", (8, 1, 7, 7), 0.2), _init(rng, "bp", (8,), 0.1),
+             nh.from_array(np.array([1, 8, 16], np.int64), "s1"), nh.from_array(np.array([1, 16, 3, 8], np.int64), "s2"),
+             nh.from_array((1 + 0.1 * rng.standard_normal(8)).astype(f32), "gamma"), _init(rng, "beta", (8,), 0.1),
+             _init(rng, "wqkv", (8, 24), 0.4), nh.from_array(np.array(0, np.int64), "i0"),
+             nh.from_array(np.array(1, np.int64), "i1"), nh.from_array(np.array(2, np.int64), "i2"),
+             nh.from_array(np.array(0.35, f32), "scale"), nh.from_array(np.array(1.4142135, f32), "sqrt2"),
+             nh.from_array(np.array(1.0, f32), "one"), nh.from_array(np.array(0.5, f32), "half"),
+             _init(rng, "wh", (10, 8)), _init(rng, "bh", (10,), 0.1)]
+    nodes = [
+        h.make_node("Conv", ["x", "wp", "bp"], ["p"], kernel_shape=[7, 7], strides=[7, 7]),
+        h.make_node("Reshape", ["p", "s1"], ["p2"]), h.make_node("Transpose", ["p2"], ["tok"], perm=[0, 2, 1]),
+        h.make_node("LayerNormalization", ["tok", "gamma", "beta"], ["ln"], axis=-1, epsilon=1e-5),
+        h.make_node("MatMul", ["ln", "wqkv"], ["qkv"]), h.make_node("Reshape", ["qkv", "s2"], ["qkv4"]),
+        h.make_node("Transpose", ["qkv4"], ["qkvt"], perm=[2, 0, 1, 3]),
+        h.make_node("Gather", ["qkvt", "i0"], ["q"], axis=0), h.make_node("Gather", ["qkvt", "i1"], ["k"], axis=0),
+        h.make_node("Gather", ["qkvt", "i2"], ["v"], axis=0),
+        h.make_node("Transpose", ["k"], ["kt"], perm=[0, 2, 1]), h.make_node("MatMul", ["q", "kt"], ["att"]),
+        h.make_node("Mul", ["att", "scale"], ["atts"]), h.make_node("Softmax", ["atts"], ["prob"], axis=-1),
+        h.make_node("MatMul", ["prob", "v"], ["ctx"]), h.make_node("Div", ["ctx", "sqrt2"], ["g1"]),
+        h.make_node("Erf", ["g1"], ["g2"]), h.make_node("Add", ["g2", "one"], ["g3"]),
+        h.make_node("Mul", ["ctx", "g3"], ["g4"]), h.make_node("Mul", ["g4", "half"], ["gelu"]),
+        h.make_node("ReduceMean", ["gelu"], ["pool"], axes=[1], keepdims=0),
+        h.make_node("Gemm", ["pool", "wh", "bh"], ["y"], transB=1)]
+    return _model(nodes, inits, [1, 10], opset=17)
+
+
+def _model(nodes, inits, out_shape, opset: int = 13) -> onnx.ModelProto:
     g = h.make_graph(nodes, "test", [h.make_tensor_value_info("x", T.FLOAT, [1, 1, 28, 28])],
                      [h.make_tensor_value_info("y", T.FLOAT, out_shape)], inits)
-    m = h.make_model(g, opset_imports=[h.make_opsetid("", 13)])
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
     m.ir_version = 8
     onnx.checker.check_model(m)
     return m

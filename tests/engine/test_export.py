@@ -93,3 +93,31 @@ def test_tflite_ref_profile_declares_single_rounding_on_gemm_only(qdq_models):
     assert {op.kind: op.rounding for op in g.ops} == {
         "Quantize": "double", "Conv": "double", "Add": "double", "MaxPool": "double", "AveragePool": "double",
         "Mean": "double", "Reshape": "double", "Gemm": "single"}
+
+
+def test_attention_block_exports_integer_transformer_ops(qdq_models):
+    g = export_integer_graph(qdq_models["attention"])
+    kinds = [op.kind for op in g.ops]
+    assert kinds == ["Quantize", "Conv", "Reshape", "Transpose", "LayerNorm", "Gemm", "Reshape", "Transpose",
+                     "Gather", "Gather", "Gather", "Transpose", "MatMul", "Constant", "Mul", "Softmax", "MatMul",
+                     "Lut", "Constant", "Add", "Mul", "Constant", "Mul", "Mean", "Gemm"]
+    assert g.batchable is False  # the qkv transpose moves the batch axis: engines run image by image
+    lut = g.ops[kinds.index("Lut")]
+    assert lut.params["function"] == "Div→Erf"
+    x = np.random.default_rng(0).standard_normal((3, 1, 28, 28)).astype(np.float32)
+    batch = numpy_engine.run(g, x)
+    single = [numpy_engine.run(g, x[i:i + 1]) for i in range(3)]
+    for name, v in batch.items():
+        assert np.array_equal(v, np.concatenate([s[name] for s in single]))
+
+
+def test_integer_softmax_rows_sum_close_to_one(qdq_models):
+    from npuready.engine.ops import softmax
+
+    g = export_integer_graph(qdq_models["attention"])
+    op = next(o for o in g.ops if o.kind == "Softmax")
+    x = np.random.default_rng(1).integers(-128, 128, size=(2, 16, 16)).astype(np.int8)
+    y = softmax.run(op, [x])
+    t = g.tensors[op.outputs[0]]
+    sums = ((y.astype(np.float64) - t.zero_point) * t.scale).sum(axis=-1)
+    assert np.all(np.abs(sums - 1) <= 16 * t.scale)  # each of 16 codes rounds by at most half an LSB

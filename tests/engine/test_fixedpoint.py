@@ -139,3 +139,16 @@ def test_requantize_clamps_and_adds_zero_point():
     m0, sh = fp.quantize_multiplier(0.25)
     out = fp.requantize([4, -4, 10000, -10000], m0, sh, zero_point=-10, lo=-128, hi=127)
     assert out.tolist() == [-9, -11, 127, -128]
+
+
+def test_isqrt_is_exact_floor():
+    v = np.concatenate([RNG.integers(0, (1 << 62) - 1, size=3000, dtype=np.int64), [0, 1, 2, 3, 4, (1 << 62) - 1]])
+    import math
+
+    assert fp.isqrt(v).tolist() == [math.isqrt(int(a)) for a in v]
+
+
+def test_mean_multiplier_folds_the_count():
+    m, s = fp.quantize_multiplier(0.8)
+    m2, s2 = fp.mean_multiplier(m, s, 49)
+    assert (m2, s2) == ((m << 5) // 49, s - 5)

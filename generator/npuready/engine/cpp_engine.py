@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from npuready.engine.intgraph import IntGraph, IntOp
+from npuready.engine.runner import run_graph
 from npuready.errors import InputError
 
 SRC = Path(__file__).parent / "cpp"
@@ -43,6 +44,10 @@ SIGNATURES = {
     "npr_quantize": [_PF, _L, C.c_float, _I, _I, _P8],
     "npr_transpose": [_P8, _I, _P64, np.ctypeslib.ndpointer(np.int32, flags="C_CONTIGUOUS"), _P8],
     "npr_concat": [C.POINTER(C.c_void_p), _P64, _I, _L, _L, _P8],
+    "npr_gather": [_P8, _L, _L, _L, _P64, _L, _P8],
+    "npr_matmul": [_P8, _P8, _L, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _P8],
+    "npr_softmax": [_P8, _L, _I, _P64, _I, _I, _I, _I, _I, _P8],
+    "npr_layernorm": [_P8, _L, _I, _I, _I, _L, _I, _I, _P64, _P64, _I, _I, _P8],
 }
 
 
@@ -167,18 +172,69 @@ def _pool(fn_name):
 
 
 def _mean(op, xs, r):
+    p, x = op.params, xs[0]
+    axes = list(p["axes"])
+    keep = [a for a in range(x.ndim) if a not in axes]
+    xt = _c8(np.transpose(x, keep + axes))  # reduced axes last and contiguous
+    planes = int(np.prod([x.shape[a] for a in keep]))
+    y = np.empty(planes, np.int8)
+    library().npr_mean(xt, planes, p["count"], p["input_zero_point"], p["multiplier"], p["shift"],
+                       p["output_zero_point"], p["act_min"], p["act_max"], r, y)
+    shape = [1 if a in axes else x.shape[a] for a in range(x.ndim)] if p["keepdims"] else [x.shape[a] for a in keep]
+    return y.reshape(shape)
+
+
+def _gather(op, xs, r):
     p, x = op.params, _c8(xs[0])
-    n, c, h, w = x.shape
-    y = np.empty((n, c, 1, 1) if p["keepdims"] else (n, c), np.int8)
-    library().npr_mean(x, n * c, h * w, p["input_zero_point"], p["multiplier"], p["shift"], p["output_zero_point"],
-                       p["act_min"], p["act_max"], r, y)
+    ax, idx = p["axis"], np.asarray(p["indices"], np.int64)
+    flat = np.ascontiguousarray(idx.reshape(-1))
+    outer, inner = int(np.prod(x.shape[:ax])), int(np.prod(x.shape[ax + 1:]))
+    y = np.empty(outer * flat.size * inner, np.int8)
+    library().npr_gather(x, outer, x.shape[ax], inner, flat, flat.size, y)
+    y = y.reshape(*x.shape[:ax], *idx.shape, *x.shape[ax + 1:])
+    return _rescale(p["rescale"], y, p["act_min"], p["act_max"], r)
+
+
+def _matmul(op, xs, r):
+    p = op.params
+    a, b = xs[0], xs[1]
+    lead = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    a = _c8(np.broadcast_to(a, (*lead, *a.shape[-2:])))
+    b = _c8(np.broadcast_to(b, (*lead, *b.shape[-2:])))
+    m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
+    y = np.empty((*lead, m, n), np.int8)
+    library().npr_matmul(a, b, int(np.prod(lead)), m, k, n, p["input1_zero_point"], p["input2_zero_point"],
+                         p["multiplier"], p["shift"], p["output_zero_point"], p["act_min"], p["act_max"], r, y)
     return y
+
+
+def _softmax(op, xs, r):
+    p, x = op.params, _c8(xs[0])
+    y = np.empty_like(x)
+    library().npr_softmax(x, x.size // x.shape[-1], x.shape[-1], np.ascontiguousarray(p["table"], np.int64),
+                          p["multiplier"], p["shift"], p["output_zero_point"], p["act_min"], p["act_max"], y)
+    return y
+
+
+def _layernorm(op, xs, r):
+    p, x = op.params, _c8(xs[0])
+    y = np.empty_like(x)
+    library().npr_layernorm(x, x.size // x.shape[-1], x.shape[-1], p["input_zero_point"], p["output_zero_point"],
+                            int(p["eps"]), p["frac_bits"], p["gamma_bits"],
+                            np.ascontiguousarray(p["gamma"], np.int64), np.ascontiguousarray(p["beta"], np.int64),
+                            p["act_min"], p["act_max"], y)
+    return y
+
+
+def _constant(op, xs, r):
+    return op.params["value"]
 
 
 def _reshape(op, xs, r):
     p = op.params
     x = _c8(xs[0])
-    return _rescale(p["rescale"], x.reshape(x.shape[0], *p["shape"]), p["act_min"], p["act_max"], r)
+    y = x.reshape(p["full_shape"]) if x.shape[0] == 1 else x.reshape(x.shape[0], *p["shape"])
+    return _rescale(p["rescale"], y, p["act_min"], p["act_max"], r)
 
 
 def _transpose(op, xs, r):
@@ -226,7 +282,8 @@ def _quantize(op, xs, r):
 KERNELS = {
     "Quantize": _quantize, "Conv": _conv, "Gemm": _gemm, "Add": _add, "Mul": _mul, "Concat": _concat,
     "MaxPool": _pool("npr_maxpool"), "AveragePool": _pool("npr_avgpool"), "Mean": _mean, "Reshape": _reshape,
-    "Transpose": _transpose, "Rescale": _rescale_op, "Lut": _lut,
+    "Transpose": _transpose, "Rescale": _rescale_op, "Lut": _lut, "Gather": _gather, "MatMul": _matmul,
+    "Softmax": _softmax, "LayerNorm": _layernorm, "Constant": _constant,
 }
 
 
@@ -239,14 +296,4 @@ def run_op(op: IntOp, inputs: list[np.ndarray]) -> np.ndarray:
 
 def run(graph: IntGraph, x: np.ndarray, keep: bool = True) -> dict[str, np.ndarray]:
     """Same contract as ``numpy_engine.run``."""
-    x = np.asarray(x)
-    if x.ndim != len(graph.input_shape) or tuple(x.shape[1:]) != tuple(graph.input_shape[1:]):
-        raise InputError(f"input {graph.input}: shape {tuple(x.shape)} does not match the graph's "
-                         f"{tuple(graph.input_shape)} (any batch size allowed)")
-    values: dict[str, np.ndarray] = {graph.input: x}
-    for op in graph.ops:
-        values[op.outputs[0]] = run_op(op, [values[i] for i in op.inputs])
-    if keep:
-        values.pop(graph.input)
-        return values
-    return {o: values[o] for o in graph.outputs}
+    return run_graph(graph, x, run_op, keep)

@@ -44,6 +44,8 @@ class Builder:
         self.const_dq: dict[str, QConst] = {}  # DQ output -> constant
         self.q_of: dict[str, onnx.NodeProto] = {}  # float name -> its QuantizeLinear node
         self.fused: set[str] = set()  # Relu/Clip nodes folded into their producer's clamp
+        self.pending: list[IntOp] = []  # Constant ops created while building an op
+        self.batchable = True  # False once an op moves or indexes the batch axis
         for node in graph.nodes:
             if node.op_type == "QuantizeLinear":
                 self.q_of[node.inputs[0]] = node
@@ -89,10 +91,25 @@ class Builder:
 
     def act(self, node, idx: int) -> QTensor:
         name = node.inputs[idx]
+        if name in self.const_dq and name not in self.act_dq:
+            return self._constant_tensor(node, name)
         if name not in self.act_dq:
             raise InputError(f"node {node.name} ({node.op_type}): input {name} is not a dequantised int8 "
                              "activation; quantise the model in QDQ format (npuready quantize)")
         return self.tensors[self.act_dq[name]]
+
+    def _constant_tensor(self, node, name: str) -> QTensor:
+        """A quantised constant used as an operand (e.g. Add/Mul by a constant): an int8 tensor of its own."""
+        c = self.const_dq[name]
+        key = f"{name}#const"
+        if key not in self.tensors:
+            if c.scale.size != 1 or np.any(c.values < -128) or np.any(c.values > 127):
+                raise InputError(f"node {node.name}: constant operand {name} is not a per-tensor int8 constant; "
+                                 "quantise it per tensor as int8")
+            self.tensors[key] = QTensor(key, name, tuple(c.values.shape), float(c.scale[0]), int(c.zero_point[0]))
+            self.pending.append(IntOp(f"{name}#const", "Constant", (), (key,),
+                                      {"value": c.values.astype(np.int8)}, self.rounding))
+        return self.tensors[key]
 
     def const(self, node, idx: int) -> QConst | None:
         if len(node.inputs) <= idx or not node.inputs[idx]:
@@ -176,13 +193,17 @@ def export_integer_graph(model: str | Path | onnx.ModelProto, rounding: str = fi
     ops: list[IntOp] = [IntOp("input_quantize", "Quantize", (x.name,), (qin.name,),
                               {"scale": qin.scale, "zero_point": qin.zero_point, "mode": "half_away"},
                               fixedpoint.resolve_rounding(rounding, "Quantize"))]
+    from npuready.engine.ops import lut
+
     for node in graph.nodes:
-        if node.op_type in SKIP or node.name in b.fused:
+        if node.op_type in SKIP or node.name in b.fused or _shape_only(graph, node):
             continue
-        mod = OPS.get(node.op_type)
+        mod = lut if lut.is_unary(b, node) else OPS.get(node.op_type)
         if mod is None:
             raise InputError(f"node {node.name}: op {node.op_type} has no integer kernel; supported: {sorted(OPS)}")
         op = mod.build(b, node)
+        ops.extend(replace(c, rounding=fixedpoint.resolve_rounding(rounding, c.kind)) for c in b.pending)
+        b.pending.clear()
         ops.append(replace(op, rounding=fixedpoint.resolve_rounding(rounding, op.kind)))
     outputs = []
     for o in graph.outputs:
@@ -192,4 +213,10 @@ def export_integer_graph(model: str | Path | onnx.ModelProto, rounding: str = fi
                              "keep the QDQ pair on every graph output")
         outputs.append(prod.inputs[0])
     shape = tuple(int(d) if isinstance(d, int) else 1 for d in (x.shape or ()))
-    return IntGraph(graph.name, tuple(ops), dict(b.tensors), x.name, shape, tuple(outputs), rounding)
+    return IntGraph(graph.name, tuple(ops), dict(b.tensors), x.name, shape, tuple(outputs), rounding, b.batchable)
+
+
+def _shape_only(graph, node) -> bool:
+    """Shape arithmetic (Shape, Slice/Concat of int64 ...): no activation flows through it."""
+    outs = [o for o in node.outputs if o]
+    return bool(outs) and all((graph.info(o).dtype or "") in ("int64", "int32") for o in outs)

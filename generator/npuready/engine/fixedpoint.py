@@ -147,12 +147,12 @@ def quantize_multipliers(reals) -> tuple[np.ndarray, np.ndarray]:
 
 
 def rounding_divide(acc, count) -> np.ndarray:
-    """Integer mean as TFLite's reference pooling/mean: (acc ± count/2) / count, truncating toward zero."""
+    """Integer mean as TFLite's reference pooling: (acc ± count/2) / count, truncating toward zero (int64)."""
     acc, n = _i64(acc), _i64(count)
     half = n // 2
     num = np.where(acc > 0, acc + half, acc - half)
     q = np.abs(num) // n
-    return np.where(num < 0, -q, q).astype(np.int32)
+    return np.where(num < 0, -q, q)
 
 
 def saturate(x, lo: int, hi: int, dtype=np.int8) -> np.ndarray:
@@ -219,3 +219,27 @@ def mean_multiplier(multiplier: int, shift: int, count: int) -> tuple[int, int]:
         raise ValueError("mean_multiplier: count must be positive")
     s = min(int(count).bit_length() - 1, 32, 31 + int(shift))
     return int((int(multiplier) << s) // int(count)), int(shift) - s
+
+
+def isqrt(v) -> np.ndarray:
+    """Exact floor(sqrt(v)) for int64 0 <= v < 2^62 (float estimate, then integer correction)."""
+    v = _i64(v)
+    if np.any(v < 0) or np.any(v >= (1 << 62)):
+        raise ValueError("isqrt: argument must be in [0, 2^62)")
+    r = np.floor(np.sqrt(v.astype(np.float64))).astype(np.int64)
+    for _ in range(2):
+        r = np.where(r * r > v, r - 1, r)
+        r = np.where((r + 1) * (r + 1) <= v, r + 1, r)
+    return r
+
+
+def round_to_int(real, dtype=np.int64) -> np.ndarray:
+    """Export-time float → integer constant, ties away from zero (std::round)."""
+    a = np.asarray(real, np.float64)
+    return (np.sign(a) * np.floor(np.abs(a) + 0.5)).astype(dtype)
+
+
+def exp_table(input_scale: float, bits: int = 15) -> np.ndarray:
+    """Softmax table: E[d] = round(exp(-d·s_in)·2^bits) for the 256 code distances d = max - x."""
+    d = np.arange(256, dtype=np.float64)
+    return round_to_int(np.exp(-d * float(np.float32(input_scale))) * (1 << bits))

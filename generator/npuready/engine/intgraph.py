@@ -53,6 +53,7 @@ class IntGraph:
     input_shape: tuple[int, ...]
     outputs: tuple[str, ...]
     rounding: str
+    batchable: bool = True  # False when an op moves/indexes axis 0: engines then run image by image
 
     def roundings(self) -> dict[str, str]:
         """Declared rounding per op name (what every result records)."""
@@ -86,7 +87,7 @@ def save(graph: IntGraph, path: str | Path) -> Path:
                     "params": params, "rounding": op.rounding})
     header = {"format": "npuready-intgraph/1", "name": graph.name, "input": graph.input,
               "input_shape": list(graph.input_shape), "outputs": list(graph.outputs), "rounding": graph.rounding,
-              "tensors": [{"name": t.name, "float_name": t.float_name, "shape": list(t.shape), "scale": t.scale,
+              "batchable": graph.batchable, "tensors": [{"name": t.name, "float_name": t.float_name, "shape": list(t.shape), "scale": t.scale,
                            "zero_point": t.zero_point} for t in graph.tensors.values()],
               "ops": ops}
     arrays["__header__"] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
@@ -110,4 +111,4 @@ def load(path: str | Path) -> IntGraph:
         params = {k: (data[v["array"]] if isinstance(v, dict) and "array" in v else v) for k, v in o["params"].items()}
         ops.append(IntOp(o["name"], o["kind"], tuple(o["inputs"]), tuple(o["outputs"]), params, o["rounding"]))
     return IntGraph(header["name"], tuple(ops), tensors, header["input"], tuple(header["input_shape"]),
-                    tuple(header["outputs"]), header["rounding"])
+                    tuple(header["outputs"]), header["rounding"], bool(header.get("batchable", True)))

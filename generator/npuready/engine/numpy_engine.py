@@ -7,7 +7,7 @@ import numpy as np
 
 from npuready.engine.intgraph import IntGraph, IntOp
 from npuready.engine.ops import KERNELS
-from npuready.errors import InputError
+from npuready.engine.runner import run_graph
 
 
 def run_op(op: IntOp, inputs: list[np.ndarray]) -> np.ndarray:
@@ -20,17 +20,7 @@ def run(graph: IntGraph, x: np.ndarray, keep: bool = True) -> dict[str, np.ndarr
 
     Returns {tensor name: int8 codes} for every tensor when ``keep`` (else only the outputs).
     """
-    x = np.asarray(x)
-    if x.ndim != len(graph.input_shape) or tuple(x.shape[1:]) != tuple(graph.input_shape[1:]):
-        raise InputError(f"input {graph.input}: shape {tuple(x.shape)} does not match the graph's "
-                         f"{tuple(graph.input_shape)} (any batch size allowed)")
-    values: dict[str, np.ndarray] = {graph.input: x}
-    for op in graph.ops:
-        values[op.outputs[0]] = run_op(op, [values[i] for i in op.inputs])
-    if keep:
-        values.pop(graph.input)
-        return values
-    return {o: values[o] for o in graph.outputs}
+    return run_graph(graph, x, run_op, keep)
 
 
 def outputs_float(graph: IntGraph, values: Mapping[str, np.ndarray]) -> list[np.ndarray]:

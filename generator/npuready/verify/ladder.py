@@ -13,6 +13,7 @@ import numpy as np
 import onnx
 
 from npuready.engine.export import export_integer_graph
+from npuready.engine.runner import run_op_per_image
 from npuready.verify.explain import explain
 from npuready.verify.runners import run_fake_quant, run_float
 
@@ -63,7 +64,9 @@ def run_ladder(float_model: onnx.ModelProto, qdq_model: onnx.ModelProto, x: np.n
     eng = {"numpy": numpy_engine, "cpp": cpp_engine}[engine]
     graph = export_integer_graph(qdq_model, rounding=rounding)
     f_out = run_float(float_model, x, progress)
-    q_out, fq = run_fake_quant(qdq_model, x, graph.tensors, progress)
+    consts = {op.outputs[0]: op.params["value"] for op in graph.ops if op.kind == "Constant"}
+    q_out, fq = run_fake_quant(qdq_model, x, [t for t in graph.tensors if t not in consts], progress)
+    fq.update(consts)
     ours = eng.run(graph, x)
     i_out = np.concatenate(
         [graph.dequantize(graph.outputs[0], ours[graph.outputs[0]])]).reshape(len(x), -1)
@@ -75,11 +78,14 @@ def run_ladder(float_model: onnx.ModelProto, qdq_model: onnx.ModelProto, x: np.n
                  "integer_vs_fake_quant": float((top["integer"] == top["fake_quant"]).mean())}
     rows, first = [], None
     for op in graph.ops:
+        if op.kind == "Constant":
+            continue
         out = op.outputs[0]
         prop, max_p = _rate(ours[out], fq[out])
         local = max_l = None
         if op.kind != "Quantize":
-            mine = eng.run_op(op, [np.ascontiguousarray(fq[i]) for i in op.inputs])
+            mine = run_op_per_image(graph, eng.run_op, op, [np.ascontiguousarray(fq[i]) for i in op.inputs],
+                                    len(x), consts)
             local, max_l = _rate(mine, fq[out])
         rows.append(TensorParity(op.name, op.kind, out, graph.tensors[out].float_name, op.rounding,
                                  int(ours[out].size), prop, local, max_p, max_l))

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from npuready.engine.intgraph import IntGraph
+from npuready.engine.runner import run_op_per_image
 
 
 @dataclass
@@ -78,10 +79,12 @@ def compare_with_litert(qdq_model, images: np.ndarray, graph: IntGraph, engine=N
     engine = engine or numpy_engine
     tfl = export_int8_from_qdq(qdq_model)
     report = OracleReport(model_name, int(len(images)), graph.rounding)
-    tallies = {op.name: OpTally(op.name, op.kind, graph.tensors[op.outputs[0]].float_name) for op in graph.ops}
+    consts = {op.outputs[0]: op.params["value"] for op in graph.ops if op.kind == "Constant"}
+    tallies = {op.name: OpTally(op.name, op.kind, graph.tensors[op.outputs[0]].float_name) for op in graph.ops
+               if op.kind != "Constant"}
     report.ops = list(tallies.values())
     q_in = graph.ops[0].outputs[0]
-    names = list(graph.tensors)
+    names = [n for n in graph.tensors if n not in consts]
     starts = range(0, len(images), chunk)
     for start in progress(starts, f"LiteRT reference ({len(images)} images)"):
         ours = engine.run(graph, images[start:start + chunk])
@@ -97,8 +100,11 @@ def compare_with_litert(qdq_model, images: np.ndarray, graph: IntGraph, engine=N
                     v = r.onnx.get(graph.tensors[n].float_name)
                     store[n].append(v if v is not None and v.dtype == np.int8 else None)
         theirs = {n: (np.concatenate(v) if all(x is not None for x in v) else None) for n, v in ref.items()}
+        theirs.update(consts)
         fast = {n: (np.concatenate(v) if v and all(x is not None for x in v) else None) for n, v in opt.items()}
         for op in graph.ops:
+            if op.kind == "Constant":
+                continue
             t = tallies[op.name]
             out = op.outputs[0]
             if theirs[out] is None:
@@ -111,8 +117,10 @@ def compare_with_litert(qdq_model, images: np.ndarray, graph: IntGraph, engine=N
             t.max_abs_propagated = max(t.max_abs_propagated, int(d.max(initial=0)))
             t.images_with_mismatch += int((d.reshape(len(d), -1) > 0).any(axis=1).sum())
             if op.kind != "Quantize" and all(theirs[i] is not None for i in op.inputs):
-                ins = [np.ascontiguousarray(theirs[i].reshape(ours[i].shape)) for i in op.inputs]
-                local = engine.run_op(op, ins).reshape(theirs[out].shape)
+                ins = [np.ascontiguousarray(theirs[i] if i in consts else theirs[i].reshape(ours[i].shape))
+                       for i in op.inputs]
+                local = run_op_per_image(graph, engine.run_op, op, ins, len(ours[q_in]), consts)
+                local = local.reshape(theirs[out].shape)
                 dl = np.abs(local.astype(np.int16) - theirs[out].astype(np.int16))
                 t.mismatched_local += int((dl > 0).sum())
                 t.max_abs_local = max(t.max_abs_local, int(dl.max(initial=0)))

@@ -45,8 +45,15 @@ inline int32_t multiply_by_quantized_multiplier_smaller_than_one(int64_t x, int3
   return multiply_by_quantized_multiplier(x, multiplier, shift, rounding);
 }
 
-inline int32_t rounding_divide(int64_t acc, int64_t count) {
-  return static_cast<int32_t>(acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count);
+inline int64_t rounding_divide(int64_t acc, int64_t count) {
+  return acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
+}
+
+inline int64_t isqrt(int64_t v) {  // exact floor(sqrt(v)), 0 <= v < 2^62
+  int64_t r = static_cast<int64_t>(std::floor(std::sqrt(static_cast<double>(v))));
+  while (r * r > v) --r;
+  while ((r + 1) * (r + 1) <= v) ++r;
+  return r;
 }
 
 inline int8_t saturate(int64_t x, int lo, int hi) {

@@ -5,21 +5,23 @@ to the module that runs it. Explicit dicts, no scanning.
 """
 from __future__ import annotations
 
-from npuready.engine.ops import (add, avgpool, concat, conv, gemm, lut, maxpool, mean, mul, quantize, reshape,
-                                 rescale, transpose)
+from npuready.engine.ops import (add, avgpool, concat, constant, conv, gather, gemm, layernorm, lut, matmul,
+                                 maxpool, mean, mul, quantize, reshape, rescale, softmax, transpose)
 
 #: ONNX op type -> module with ``build(builder, node) -> IntOp``
 OPS = {
     "Conv": conv, "Gemm": gemm, "MatMul": gemm, "Add": add, "Mul": mul, "Concat": concat,
     "MaxPool": maxpool, "AveragePool": avgpool, "GlobalAveragePool": mean, "ReduceMean": mean,
     "Reshape": reshape, "Flatten": reshape, "Squeeze": reshape, "Unsqueeze": reshape, "Transpose": transpose,
-    "Relu": rescale, "Clip": rescale,
+    "Relu": rescale, "Clip": rescale, "Gather": gather, "Softmax": softmax, "LayerNormalization": layernorm,
     **{name: lut for name in lut.OPS},
 }
+# Div/Mul/Add/Sub/Pow by a plain float scalar join a lookup-table chain (lut.is_unary) before this lookup.
 
 #: integer op kind -> module with ``run(op, inputs) -> int8 array``
 KERNELS = {
     "Quantize": quantize, "Conv": conv, "Gemm": gemm, "Add": add, "Mul": mul, "Concat": concat,
     "MaxPool": maxpool, "AveragePool": avgpool, "Mean": mean, "Reshape": reshape, "Transpose": transpose,
-    "Rescale": rescale, "Lut": lut,
+    "Rescale": rescale, "Lut": lut, "Constant": constant, "Gather": gather, "MatMul": matmul,
+    "Softmax": softmax, "LayerNorm": layernorm,
 }

@@ -15,6 +15,10 @@ from npuready.errors import InputError
 
 # ----- params -------------------------------------------------------------------------------
 def build(b, node) -> IntOp:
+    if node.op_type == "MatMul" and node.inputs[1] not in b.const_dq:
+        from npuready.engine.ops import matmul
+
+        return matmul.build(b, node)  # activation × activation
     x = b.act(node, 0)
     w = b.const(node, 1)
     bias = b.const(node, 2) if node.op_type == "Gemm" else None

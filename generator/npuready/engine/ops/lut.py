@@ -45,16 +45,67 @@ def function(node):
     raise InputError(f"node {node.name}: no lookup table for {op}")
 
 
-OPS = ("Sigmoid", "Tanh", "HardSigmoid", "HardSwish", "Gelu", "LeakyRelu", "Elu")
+OPS = ("Sigmoid", "Tanh", "HardSigmoid", "HardSwish", "Gelu", "LeakyRelu", "Elu", "Erf")
+SCALAR_OPS = ("Div", "Mul", "Add", "Sub", "Pow")
+
+
+def _scalar(b, node) -> tuple[int, float] | None:
+    """(position of the activation, scalar) when ``node`` combines one input with a plain float scalar."""
+    if node.op_type not in SCALAR_OPS or len(node.inputs) != 2:
+        return None
+    for pos in (0, 1):
+        other = node.inputs[1 - pos]
+        c = None if other in b.const_dq else b.graph.constant(other)
+        if c is not None and np.size(c) == 1 and np.asarray(c).dtype.kind == "f":
+            return pos, float(np.asarray(c).reshape(()))
+    return None
+
+
+def _scalar_fn(op: str, pos: int, c: float):
+    x_first = pos == 0
+    return {"Div": (lambda x: x / c) if x_first else (lambda x: c / x),
+            "Mul": lambda x: x * c, "Add": lambda x: x + c,
+            "Sub": (lambda x: x - c) if x_first else (lambda x: c - x),
+            "Pow": (lambda x: x ** c) if x_first else (lambda x: c ** x)}[op]
+
+
+def _unary(b, node):
+    """The float function of an elementwise unary node (or None)."""
+    if node.op_type in OPS:
+        return np.vectorize(math.erf) if node.op_type == "Erf" else function(node)
+    sc = _scalar(b, node)
+    return None if sc is None else _scalar_fn(node.op_type, *sc)
+
+
+def is_unary(b, node) -> bool:
+    """A unary elementwise node reading an int8 activation: the start of a lookup-table chain."""
+    return bool(node.inputs) and node.inputs[0] in b.act_dq and _unary(b, node) is not None
 
 
 # ----- params -------------------------------------------------------------------------------
 def build(b, node) -> IntOp:
+    """One table for the chain of unary nodes from ``node`` to the next QuantizeLinear (e.g. Div → Erf)."""
     x = b.act(node, 0)
-    out, lo, hi = b.output(node)
-    table = fixedpoint.quantize_table(function(node), x.scale, x.zero_point, out.scale, out.zero_point)
+    fns, names, cur = [_unary(b, node)], [node.op_type], node
+    while cur.outputs[0] not in b.q_of:
+        users = b.graph.consumers.get(cur.outputs[0], ())
+        if len(users) != 1 or users[0].op_type in ("Relu", "Clip") or _unary(b, users[0]) is None:
+            break
+        cur = users[0]
+        fns.append(_unary(b, cur))
+        names.append(cur.op_type)
+        b.fused.add(cur.name)
+    out, lo, hi = b.output(cur)
+
+    def chain(v):
+        for f in fns:
+            v = f(np.asarray(v, np.float64))
+        return v
+
+    table = fixedpoint.quantize_table(chain, x.scale, x.zero_point, out.scale, out.zero_point)
     table = np.clip(table, lo, hi).astype(np.int8)
-    return IntOp(node.name, "Lut", (x.name,), (out.name,), {"table": table, "function": node.op_type}, b.rounding)
+    return IntOp(node.name, "Lut", (x.name,), (out.name,), {"table": table, "function": "→".join(names)},
+                 b.rounding)
 
 
 # ----- loop + epilogue ----------------------------------------------------------------------

@@ -1,8 +1,8 @@
-"""GlobalAveragePool / ReduceMean over H and W on int8 codes (TFLite reference int8 MEAN over axes 1, 2).
+"""GlobalAveragePool / ReduceMean on int8 codes (TFLite int8 MEAN, integer QuantizedMeanOrSum).
 
-acc = sum(x) - zp_in·H·W; out = MultiplyByQuantizedMultiplier(acc, M0', shift') + zp_out, clamped, where
-(M0', shift') folds 1/(H·W) into the s_in/s_out multiplier (``fixedpoint.mean_multiplier``, TFLite's
-integer QuantizedMeanOrSum; checked bit-exact against LiteRT BUILTIN_REF). Keeps the reduced axes (ONNX keepdims=1) or drops them (keepdims=0).
+acc = sum(x) - zp_in·count over the reduced axes; out = MultiplyByQuantizedMultiplier(acc, M0', shift')
++ zp_out, clamped, where (M0', shift') folds 1/count into the s_in/s_out multiplier
+(``fixedpoint.mean_multiplier``; checked bit-exact against LiteRT BUILTIN_REF). Any axes but the batch.
 """
 from __future__ import annotations
 
@@ -17,30 +17,36 @@ from npuready.errors import InputError
 def build(b, node) -> IntOp:
     x = b.act(node, 0)
     out, lo, hi = b.output(node)
+    rank = len(x.shape)
     keepdims = 1
-    if node.op_type == "ReduceMean":
+    if node.op_type == "GlobalAveragePool":
+        axes = list(range(2, rank))
+    else:
         axes = node.attr("axes")
         if axes is None and len(node.inputs) > 1:
             c = b.plain_const(node, 1)
-            axes = None if c is None else c.tolist()
-        rank = len(x.shape)
-        if axes is None or sorted(a % rank for a in axes) != [2, 3] or rank != 4:
-            raise InputError(f"node {node.name}: ReduceMean over axes {axes}; the integer engine reduces NCHW over (2, 3) only")
+            axes = None if c is None else np.asarray(c).reshape(-1).tolist()
+        if axes is None:
+            axes = list(range(rank))
         keepdims = int(node.attr("keepdims", 1))
+    axes = sorted(int(a) % rank for a in axes)
+    if 0 in axes:
+        raise InputError(f"node {node.name}: {node.op_type} reduces the batch axis; reduce over feature axes only")
+    count = int(np.prod([x.shape[a] for a in axes]))
     m, s = fixedpoint.quantize_multiplier(float(np.float32(x.scale)) / float(np.float32(out.scale)))
-    count = int(x.shape[2] * x.shape[3])
     m, s = fixedpoint.mean_multiplier(m, s, count)
     return IntOp(node.name, "Mean", (x.name,), (out.name,), {
         "input_zero_point": x.zero_point, "output_zero_point": out.zero_point, "multiplier": m, "shift": s,
-        "count": count, "keepdims": keepdims, "act_min": lo, "act_max": hi}, b.rounding)
+        "axes": axes, "count": count, "keepdims": keepdims, "act_min": lo, "act_max": hi}, b.rounding)
 
 
 # ----- loop + epilogue ----------------------------------------------------------------------
 def run(op: IntOp, inputs: list[np.ndarray]) -> np.ndarray:
     p = op.params
+    axes = tuple(p["axes"])
     x = inputs[0]
-    if x.shape[2] * x.shape[3] != p["count"]:
-        raise ValueError(f"{op.name}: input has {x.shape[2] * x.shape[3]} elements per plane, exported for {p['count']}")
-    acc = x.astype(np.int64).sum(axis=(2, 3), keepdims=bool(p["keepdims"])) - p["input_zero_point"] * p["count"]
+    if int(np.prod([x.shape[a] for a in axes])) != p["count"]:
+        raise ValueError(f"{op.name}: reduced size differs from the exported count {p['count']}")
+    acc = x.astype(np.int64).sum(axis=axes, keepdims=bool(p["keepdims"])) - p["input_zero_point"] * p["count"]
     mean = fixedpoint.multiply_by_quantized_multiplier(acc, p["multiplier"], p["shift"], op.rounding)
     return fixedpoint.saturate(mean.astype(np.int64) + p["output_zero_point"], p["act_min"], p["act_max"])

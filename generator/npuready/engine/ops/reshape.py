@@ -1,7 +1,8 @@
 """Reshape / Flatten / Squeeze / Unsqueeze on int8 codes: a view change plus the shared rescale epilogue.
 
 The target shape is the ONNX static output shape with its leading (batch) dimension replaced by the
-batch actually run, so one graph exported at batch 1 runs N images at once.
+batch actually run, so one graph exported at batch 1 runs N images at once. A reshape that does not
+keep axis 0 marks the graph image-by-image (``IntGraph.batchable``).
 """
 from __future__ import annotations
 
@@ -20,10 +21,11 @@ def build(b, node) -> IntOp:
     if shape is None or not all(isinstance(d, int) for d in shape):
         raise InputError(f"node {node.name}: {node.op_type} output shape is not static; run shape inference "
                          "with fixed input sizes")
-    if not shape or shape[0] != (x.shape[0] if x.shape else None):
-        raise InputError(f"node {node.name}: {node.op_type} changes the batch dimension; keep axis 0 as the batch")
+    if not shape or not x.shape or shape[0] != x.shape[0]:
+        b.batchable = False  # axis 0 is no longer the batch: run image by image
     return IntOp(node.name, "Reshape", (x.name,), (out.name,),
-                 {"shape": [int(d) for d in shape[1:]], "rescale": rescale.params(x, out),
+                 {"shape": [int(d) for d in shape[1:]], "full_shape": [int(d) for d in shape],
+                  "rescale": rescale.params(x, out),
                   "act_min": lo, "act_max": hi}, b.rounding)
 
 
@@ -31,5 +33,5 @@ def build(b, node) -> IntOp:
 def run(op: IntOp, inputs: list[np.ndarray]) -> np.ndarray:
     p = op.params
     x = inputs[0]
-    y = x.reshape(x.shape[0], *p["shape"])
+    y = x.reshape(p["full_shape"]) if x.shape[0] == 1 else x.reshape(x.shape[0], *p["shape"])
     return rescale.apply(p["rescale"], y, p["act_min"], p["act_max"], op.rounding)

@@ -1,11 +1,10 @@
-"""Transpose on int8 codes; the batch axis must stay first."""
+"""Transpose on int8 codes (a perm that moves axis 0 makes the graph run image by image)."""
 from __future__ import annotations
 
 import numpy as np
 
 from npuready.engine.intgraph import IntOp
 from npuready.engine.ops import rescale
-from npuready.errors import InputError
 
 
 # ----- params -------------------------------------------------------------------------------
@@ -14,7 +13,7 @@ def build(b, node) -> IntOp:
     out, lo, hi = b.output(node)
     perm = list(node.attr("perm", list(range(len(x.shape)))[::-1]))
     if perm and perm[0] != 0:
-        raise InputError(f"node {node.name}: Transpose perm {perm} moves the batch axis; keep axis 0 first")
+        b.batchable = False  # the batch axis moves: run image by image
     return IntOp(node.name, "Transpose", (x.name,), (out.name,),
                  {"perm": perm, "rescale": rescale.params(x, out), "act_min": lo, "act_max": hi}, b.rounding)
 
