@@ -21,6 +21,8 @@ COMMANDS: dict[str, str] = {
     "preprocess": "npuready.commands.preprocess",
     "quantize": "npuready.commands.quantize",
     "verify": "npuready.commands.verify",
+    "intake": "npuready.commands.intake",
+    "deploy": "npuready.commands.deploy",
     "run": "npuready.commands.run",
     "site": "npuready.commands.site",
 }

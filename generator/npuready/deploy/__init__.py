@@ -1,0 +1,1 @@
+"""The deploy pipeline (lint → partition → calibrate → PTQ → integer engine → parity gate → register)."""

@@ -1,0 +1,78 @@
+"""Render an intake report as text or JSON."""
+from __future__ import annotations
+
+from npuready.atomic import dumps_json
+from npuready.intake.report import IntakeReport
+
+
+def _pct(v) -> str:
+    return "—" if v is None else f"{100 * v:.1f}%"
+
+
+def _num(v) -> str:
+    return "—" if v is None else f"{v:,}"
+
+
+def render_text(report: IntakeReport) -> str:
+    d = report.to_dict()
+    diag = d["diagnosis"]
+    lines = [f"Intake report: {report.model} on {diag['target']}" + (f" (zoo: {report.zoo_name})" if report.zoo_name else ""),
+             f"  file {report.path}  sha256 {report.sha256[:16]}…",
+             "  inputs: " + ", ".join(f"{i['name']} {i['shape']} {i['dtype']}" for i in diag["inputs"]),
+             "", "DIAGNOSIS"]
+    s = diag["lint"]["summary"]
+    lines.append(f"  lint: {s['errors']} ERROR, {s['warnings']} WARN" + ("  → deployment blocked" if diag["lint"]["blocked"] else ""))
+    for f in diag["lint"]["findings"]:
+        if f["severity"] == "ERROR":
+            lines.append(f"    {f['rule']} {f['node']} ({f['op_type']}): {f['message']}")
+    warn = [f for f in diag["lint"]["findings"] if f["severity"] == "WARN"]
+    if warn:
+        rules = sorted({f["rule"] for f in warn})
+        lines.append(f"    WARN: {len(warn)} finding(s) of {', '.join(rules)} (see `npuready lint`)")
+    p = diag["partition"]
+    lines.append(f"  partition: {p['verdict_text']}")
+    if p.get("missing_cpu_code"):
+        lines.append(f"    missing CPU code for: {', '.join(p['missing_cpu_code'])}")
+    c = diag["cost"]
+    if "error" in c:
+        lines.append(f"  cost: not estimated ({c['error']})")
+    else:
+        lines.append(f"  cost (simulated): {_num(c['cycles'])} cycles, {c['latency_s'] * 1e6:.1f} µs, {_num(c['macs'])} MACs, "
+                     f"NPU utilisation {_pct(c['npu_utilisation'])}")
+        lines.append("  hot spots (top layers by simulated cycles):")
+        for h in diag["hotspots"]:
+            lines.append(f"    {h['node']:<28} {h['op_type']:<20} {h['device']:<4} {_num(h['cycles']):>10} cycles "
+                         f"{_pct(h['share']):>6}  {h['bound']}")
+    lines.append(f"  quantisation risks: {len(diag['risks'])}")
+    for r in diag["risks"]:
+        lines.append(f"    [{r['level']}] {r['kind']} {r['node']}: {r['message']}")
+    lines += ["", "PRESCRIPTION (in order)"]
+    for a in d["prescription"]:
+        tag = " [auto with --apply]" if a["automatic"] else ""
+        tag += "" if a["recommended"] else " [advised against]"
+        lines.append(f"  {a['order']}. {a['title']}{tag}")
+        lines.append(f"     why: {a['why']}")
+        lines.append(f"     expected ({a['evidence']}): {a['expected']}")
+    out = d["applied"]
+    if out:
+        lines += ["", f"APPLIED: {', '.join(out['applied']) or 'nothing automatic'} "
+                      f"(accuracy measured on {out['eval_images']} images of the {out['eval_set']}; cycles simulated)"]
+        for sw in out["swaps"][:6]:
+            lines.append(f"  swap {sw['where']}: {sw['old']} → {sw['new']}")
+        if len(out["swaps"]) > 6:
+            lines.append(f"  … and {len(out['swaps']) - 6} more swaps")
+        lines.append(f"  {'stage':<15} {'lint ERR':>8} {'cycles':>10} {'float':>7} {'fake-q':>7} {'integer':>7}  settings")
+        for st in out["stages"]:
+            settings = ", ".join(f"{k}: {v}" for k, v in st["settings"].items())
+            lines.append(f"  {st['name']:<15} {_num(st['lint_errors']):>8} {_num(st['cycles']):>10} "
+                         f"{_pct(st['float_accuracy']):>7} {_pct(st['fake_quant_accuracy']):>7} "
+                         f"{_pct(st['integer_accuracy']):>7}  {settings}")
+        notes = sorted({st["integer_note"] for st in out["stages"] if st["integer_note"]})
+        for n in notes:
+            lines.append(f"  integer: {n}")
+    lines += ["", f"Basis: {d['basis']}."]
+    return "\n".join(lines) + "\n"
+
+
+def render(report: IntakeReport, fmt: str = "text") -> str:
+    return dumps_json(report.to_dict()) if fmt == "json" else render_text(report)

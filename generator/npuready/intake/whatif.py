@@ -1,0 +1,72 @@
+"""Simulated what-ifs on an ONNX graph: rewrite a few nodes, re-run the cost model and the linter.
+
+Used to put a number on a prescription before anyone retrains: "swap these activations" is
+estimated by replacing the nodes in place by the target's supported activation; "replace this
+norm" by bypassing it (an upper bound of the saving). The rewritten graph is never shipped; its
+cycles are simulated like every cost figure.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper
+
+from npuready.targets import Target
+
+# Replacement preference for an activation the target cannot run (as npuready.surgery.swap: closest shape
+# first, cheapest last). "Clip" stands for ReLU6.
+REPLACEMENT_OPS = ("HardSwish", "Clip", "Relu")
+
+
+def replacement_op(target: Target) -> str | None:
+    for op in REPLACEMENT_OPS:
+        if target.runs_on_npu(op):
+            return op
+    return None
+
+
+def _copy(model: onnx.ModelProto) -> onnx.ModelProto:
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    return m
+
+
+def swap_ops(model: onnx.ModelProto, nodes: Iterable[str], new_op: str) -> onnx.ModelProto:
+    """Replace the named single-output nodes by ``new_op`` on their first input (Clip gets 0..6)."""
+    m = _copy(model)
+    wanted = set(nodes)
+    lo, hi = "__whatif_clip_lo", "__whatif_clip_hi"
+    for i, node in enumerate(m.graph.node):
+        if node.name in wanted:
+            inputs = [node.input[0]] + ([lo, hi] if new_op == "Clip" else [])
+            m.graph.node[i].CopyFrom(helper.make_node(new_op, inputs, [node.output[0]], name=node.name))
+    if new_op == "Clip":
+        m.graph.initializer.extend([numpy_helper.from_array(np.array(0.0, np.float32), lo),
+                                    numpy_helper.from_array(np.array(6.0, np.float32), hi)])
+    return m
+
+
+def bypass(model: onnx.ModelProto, nodes: Iterable[str]) -> onnx.ModelProto:
+    """Turn the named nodes into Identity of their first input (the norm removed: an upper bound)."""
+    m = _copy(model)
+    wanted = set(nodes)
+    for i, node in enumerate(m.graph.node):
+        if node.name in wanted:
+            m.graph.node[i].CopyFrom(helper.make_node("Identity", [node.input[0]], [node.output[0]], name=node.name))
+    return m
+
+
+def measure(model: onnx.ModelProto, target: Target) -> dict:
+    """Simulated cycles, NPU segments and lint ERROR count of a (rewritten) model."""
+    from npuready.cost import estimate
+    from npuready.graph import load
+    from npuready.lint import lint
+    from npuready.partition import plan_partition
+
+    graph = load(model)
+    report = lint(graph, target=target)
+    plan = plan_partition(graph, target)
+    return {"cycles": int(estimate(graph, target).cycles), "lint_errors": len(report.errors),
+            "npu_segments": len(plan.npu_segments), "verdict": plan.verdict}
