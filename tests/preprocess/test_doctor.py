@@ -3,7 +3,7 @@ import pytest
 
 from npuready.errors import InputError
 from npuready.preprocess.doctor import KINDS, diagnose
-from npuready.preprocess.injection import injections, jitter, matched_specs
+from npuready.preprocess.injection import combinations, injections, jitter, matched_specs
 from npuready.preprocess.pipeline import apply
 from npuready.preprocess.presets import PRESETS
 from npuready.preprocess.sources import TEST_PHOTOS
@@ -105,3 +105,10 @@ def test_pad_value_message_and_dtype_note(photos):
     x = apply(y, photos["coffee"])
     same = diagnose(x.astype(np.float32), x)
     assert same.matched and same.notes[0].startswith("element types differ (float32 vs uint8) but the values agree")
+
+
+@pytest.mark.parametrize("case", combinations(letterbox=(160, 320)), ids=lambda c: c.name)
+def test_two_mismatches_at_once_are_both_named(case, photos):
+    for name in ("chelsea", "flower"):
+        d = diagnose(case.runtime(photos[name]), apply(case.calib, photos[name]), case.calib)
+        assert set(d.kinds) == case.expected, (name, [f.message for f in d.findings])

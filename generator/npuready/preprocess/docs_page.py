@@ -51,6 +51,12 @@ def _doctor(result: dict[str, Any] | None) -> list[str]:
     for name, s in res["injections"]["per_injection"].items():
         rows.append(f"| {name} | {', '.join(s['expected'])} | {s['injected']} | {s['no_op']} | {s['detected_with_spec']} | "
                     f"{s['exact_with_spec']} | {s['detected_blind']} | {s['detected_jitter']} |")
+    if "combined" in res:
+        rows += ["", "Two mismatches at once (with spec):", "",
+                 "| combination | expected kinds | injected | detected | exact |", "|---|---|---:|---:|---:|"]
+        for name, s in res["combined"]["per_combination"].items():
+            rows.append(f"| {name} | {', '.join(s['expected'])} | {s['injected']} | {s['detected_with_spec']} | "
+                        f"{s['exact_with_spec']} |")
     m = res["matched_pairs"]
     rows += ["", "No-op: the injection leaves that photo's tensor unchanged (a square photo fills a letterbox, so "
                  "there is no padding to differ); such pairs are not counted as injected.",

@@ -77,6 +77,14 @@ def _close(a: float | np.ndarray, b: float | np.ndarray, rel: float) -> bool:
     return bool(np.all(np.abs(a - b) <= rel * np.maximum(np.abs(b), 1e-12)))
 
 
+def _for_fit(A: np.ndarray, B: np.ndarray, exact: bool) -> tuple[np.ndarray, np.ndarray]:
+    """After a resampled alignment, compare coarse images so interpolation blur does not bias the fit."""
+    if exact:
+        return A, B
+    size = geo.work_size(B.shape[:2])
+    return geo.resample_hwc(A, size), geo.resample_hwc(B, size)
+
+
 def _fit(y: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     """Per-channel least squares y_c = a_c x_c + b_c; returns a, b and the worst r^2."""
     a, b, r2 = [], [], []
@@ -117,9 +125,7 @@ def _stats_reversed(a: np.ndarray, b: np.ndarray, r2: float, rel: float) -> bool
 def _values(A: np.ndarray, B: np.ndarray, spec: PreprocessSpec | None, exact: bool) -> list[Finding]:
     """Name the value transform mapping calibration values B onto runtime values A."""
     rel = 0.03 if exact else 0.12
-    if not exact:  # resampled alignment: compare coarse images so interpolation blur does not bias the fit
-        size = geo.work_size(B.shape[:2])
-        A, B = geo.resample_hwc(A, size), geo.resample_hwc(B, size)
+    A, B = _for_fit(A, B, exact)
     a, b, r2 = _fit(A, B)
     span = float(B.max() - B.min()) or 1.0
     if r2 < (0.995 if exact else 0.9):
@@ -244,7 +250,7 @@ def diagnose(runtime: np.ndarray, calib: np.ndarray, spec: PreprocessSpec | None
                                                      f"(RGB vs BGR; channel correlation {same:.3f} as given, "
                                                      f"{swapped:.3f} reversed)"))
             A = A[:, :, ::-1]
-            a, b, r2 = _fit(A, B)
+            a, b, r2 = _fit(*_for_fit(A, B, exact))
             if _stats_reversed(a, b, r2, 0.03 if exact else 0.12):
                 findings[-1] = Finding("channel_order", findings[-1].message + "; per-channel mean/std were "
                                                                                "applied in the other order too")

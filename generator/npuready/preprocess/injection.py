@@ -69,6 +69,27 @@ def injections(letterbox: tuple[int, int] = (640, 1280)) -> tuple[Injection, ...
     )
 
 
+def combinations(letterbox: tuple[int, int] = (640, 1280)) -> tuple[Injection, ...]:
+    """Two mismatches at once: the doctor must name both."""
+    small, large = letterbox
+    lb = {c.name: c for c in injections(letterbox)}["wrong_letterbox_size"]
+    crop_cls = _CLS.replace(resize=256, center_crop=(224, 224))
+    return (
+        Injection("bgr+missing_normalization", frozenset({"channel_order", "normalization"}), _TV,
+                  _spec(_TV.replace(color="BGR", mean=None, std=None)), "BGR decode and no normalisation"),
+        Injection("bgr+hwc", frozenset({"channel_order", "layout"}), _TV,
+                  _spec(_TV.replace(color="BGR", layout="HWC")), "BGR decode, HWC buffer"),
+        Injection("no_crop+missing_255", frozenset({"crop", "scale_255"}), crop_cls, _spec(_CLS.replace(scale=None)),
+                  "no centre crop and no /255"),
+        Injection("no_crop+bgr", frozenset({"crop", "channel_order"}), _TV,
+                  _spec(_TV.replace(resize=(224, 224), center_crop=None, color="BGR")), "no centre crop, BGR decode"),
+        Injection("letterbox_size+bgr", frozenset({"letterbox_size", "channel_order"}), lb.calib,
+                  lambda img: lb.runtime(img)[:, ::-1].copy(), f"{lb.why}, BGR decode"),
+        Injection("nhwc+missing_255", frozenset({"layout", "scale_255"}), _CLS,
+                  _spec(_CLS.replace(scale=None, layout="NHWC")), "NHWC buffer, no /255"),
+    )
+
+
 def matched_specs() -> tuple[PreprocessSpec, ...]:
     """Specs whose runtime and calibration tensors are rendered identically (no-alarm pairs)."""
     return (_CLS, _TV, PRESETS["classification_torchvision"], _TV.replace(layout="HWC"), PRESETS["yolo_640"])

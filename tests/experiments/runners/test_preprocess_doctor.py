@@ -11,6 +11,8 @@ def test_runner_counts_detections_and_false_alarms_on_a_small_run():
     per = results["injections"]["per_injection"]
     assert len(per) == 9 and all(s["injected"] == 1 and s["detected_with_spec"] == 1 for s in per.values())
     assert results["injections"]["total"]["injected"] == 9
+    combined = results["combined"]["total"]
+    assert combined == {"injected": 6, "detected_with_spec": 6, "exact_with_spec": 6}
     matched = results["matched_pairs"]
     assert (matched["pairs"], matched["false_alarms_with_spec"], matched["false_alarms_blind"]) == (10, 0, 0)
     assert ctx.seeds == {"jitter": 0}

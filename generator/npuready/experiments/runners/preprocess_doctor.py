@@ -24,7 +24,7 @@ def run(ctx: RunContext) -> dict[str, Any]:
 
     from npuready.data import photo
     from npuready.preprocess.doctor import KINDS, diagnose
-    from npuready.preprocess.injection import injections, jitter, matched_specs
+    from npuready.preprocess.injection import combinations, injections, jitter, matched_specs
     from npuready.preprocess.pipeline import apply
 
     names = list(ctx.params.get("photos", ["astronaut", "chelsea", "coffee", "rocket", "china", "flower"]))
@@ -58,6 +58,18 @@ def run(ctx: RunContext) -> dict[str, Any]:
             rows.append({"injection": case.name, "photo": name, "with_spec": with_spec["kinds"],
                          "blind": blind["kinds"], "jitter_with_spec": noisy["kinds"]})
         per_case[case.name] = stats
+    combined = {}
+    for case in ctx.progress(combinations((small, large)), "combinations"):
+        stats = {"expected": sorted(case.expected), "why": case.why, "injected": 0, "detected_with_spec": 0,
+                 "exact_with_spec": 0, "found": []}
+        for name, img in images.items():
+            calib, runtime = apply(case.calib, img), case.runtime(img)
+            stats["injected"] += 1
+            row = _row(diagnose(runtime, calib, case.calib).kinds, case.expected)
+            stats["detected_with_spec"] += row["detected"]
+            stats["exact_with_spec"] += row["exact"]
+            stats["found"].append({"photo": name, "kinds": row["kinds"]})
+        combined[case.name] = stats
     matched = {"pairs": 0, "false_alarms_with_spec": 0, "false_alarms_blind": 0, "alarms": []}
     for k, spec in enumerate(ctx.progress(matched_specs(), "matched pairs")):
         for j, (name, img) in enumerate(images.items()):
@@ -79,6 +91,9 @@ def run(ctx: RunContext) -> dict[str, Any]:
                             "with a runtime spec differing in one way; detected = every expected kind named, "
                             "exact = nothing else named; jitter = runtime tensor plus +-1 LSB noise, with spec"},
         "injections": {"evidence": "measured", "per_injection": per_case, "total": total},
+        "combined": {"evidence": "measured", "per_combination": combined,
+                     "total": {key: sum(s[key] for s in combined.values())
+                               for key in ("injected", "detected_with_spec", "exact_with_spec")}},
         "matched_pairs": {"evidence": "measured", **matched},
         "details": {"evidence": "measured", "rows": rows},
     }
