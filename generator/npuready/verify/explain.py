@@ -41,9 +41,10 @@ def explain(result) -> list[str]:
     if spread:
         lines.append(f"{len(spread)} ops compute exactly the same codes from identical inputs, yet their outputs "
                      "differ end to end: they only carry differences produced upstream (propagation).")
-    lines.append("Such 1-LSB disagreements are numerical semantics, not errors: both paths implement the same "
-                 "quantised model but accumulate and round in a different order, and classification survives "
-                 "them when the logit margin exceeds a few LSB.")
+    lsb = max(t.max_abs_propagated for t in changed)
+    lines.append(f"Disagreements of {'1 LSB' if lsb == 1 else f'up to {lsb} LSB'} like these are numerical "
+                 "semantics, not errors: both paths implement the same quantised model but accumulate and round "
+                 "in a different order, and classification survives them when the logit margin exceeds a few LSB.")
     if result.first_divergence:
         lines.append(f"The first op whose output moves by more than 1 LSB is {result.first_divergence}; "
                      "inspect it first if accuracy drops.")
