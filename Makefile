@@ -23,7 +23,7 @@ test: setup
 	$(BIN)/python -m pytest
 
 bench: setup
-	$(BIN)/python -m pytest benchmarks -p no:cacheprovider --benchmark-only --benchmark-columns=min,median,max,rounds
+	$(BIN)/python -m pytest benchmarks -o python_files="bench_*.py" --benchmark-only --benchmark-columns=min,median,max,rounds
 
 clean-venv:
 	rm -rf $(VENV)

@@ -11,7 +11,7 @@ from ai_edge_litert.tools import flatbuffer_utils
 from onnx import TensorProto, helper
 from tflite_models import FLOAT_MODELS, QDQ_MODELS, conv_relu, fc_softmax, residual
 
-from conftest import random_inputs, session
+from tflite_helpers import random_inputs, session
 from npuready.errors import InputError
 from npuready.tflite import export_float, export_int8_calibrated, export_int8_from_qdq, run_litert
 

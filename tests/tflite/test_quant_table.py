@@ -4,7 +4,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 from tflite_models import QDQ_MODELS
 
-from conftest import random_inputs
+from tflite_helpers import random_inputs
 from npuready.errors import InputError
 from npuready.tflite.quant_table import strip_qdq
 

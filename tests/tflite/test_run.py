@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 from tflite_models import QDQ_MODELS, conv_relu
 
-from conftest import random_inputs, session
+from tflite_helpers import random_inputs, session
 from npuready.errors import InputError
 from npuready.tflite import export_float, export_int8_from_qdq, run_litert
 
