@@ -34,6 +34,8 @@ class OpTally:
     images_with_mismatch: int = 0
     optimized_mismatched: int = 0
     optimized_max_abs: int = 0
+    optimized_local_declared: int = 0  # our op (declared rounding) fed the optimised kernels' inputs
+    optimized_local_single: int = 0    # the same with single rounding everywhere
     compared: bool = True
 
     def row(self) -> dict:
@@ -62,6 +64,8 @@ class OracleReport:
                 "elements_mismatched_propagated": sum(t.mismatched_propagated for t in self.ops),
                 "elements_mismatched_local": sum(t.mismatched_local for t in self.ops),
                 "optimized_vs_reference_elements_mismatched": sum(t.optimized_mismatched for t in self.ops),
+                "optimized_local_mismatched_declared": sum(t.optimized_local_declared for t in self.ops),
+                "optimized_local_mismatched_single": sum(t.optimized_local_single for t in self.ops),
                 "ops": [t.row() for t in self.ops]}
 
 
@@ -76,8 +80,11 @@ def compare_with_litert(qdq_model, images: np.ndarray, graph: IntGraph, engine=N
     from npuready.tflite.export import export_int8_from_qdq
     from npuready.tflite.run import run_litert
 
+    from dataclasses import replace
+
     engine = engine or numpy_engine
     tfl = export_int8_from_qdq(qdq_model)
+    single = {op.name: replace(op, rounding="single") for op in graph.ops}
     report = OracleReport(model_name, int(len(images)), graph.rounding)
     consts = {op.outputs[0]: op.params["value"] for op in graph.ops if op.kind == "Constant"}
     tallies = {op.name: OpTally(op.name, op.kind, graph.tensors[op.outputs[0]].float_name) for op in graph.ops
@@ -102,6 +109,7 @@ def compare_with_litert(qdq_model, images: np.ndarray, graph: IntGraph, engine=N
         theirs = {n: (np.concatenate(v) if all(x is not None for x in v) else None) for n, v in ref.items()}
         theirs.update(consts)
         fast = {n: (np.concatenate(v) if v and all(x is not None for x in v) else None) for n, v in opt.items()}
+        fast.update(consts)
         for op in graph.ops:
             if op.kind == "Constant":
                 continue
@@ -128,4 +136,10 @@ def compare_with_litert(qdq_model, images: np.ndarray, graph: IntGraph, engine=N
                 do = np.abs(fast[out].astype(np.int16) - theirs[out].astype(np.int16))
                 t.optimized_mismatched += int((do > 0).sum())
                 t.optimized_max_abs = max(t.optimized_max_abs, int(do.max(initial=0)))
+                if op.kind != "Quantize" and all(fast.get(i) is not None or i in consts for i in op.inputs):
+                    fins = [np.ascontiguousarray(consts[i] if i in consts else fast[i].reshape(ours[i].shape))
+                            for i in op.inputs]
+                    for variant, attr in ((op, "optimized_local_declared"), (single[op.name], "optimized_local_single")):
+                        got = run_op_per_image(graph, engine.run_op, variant, fins, len(ours[q_in]), consts)
+                        setattr(t, attr, getattr(t, attr) + int((got.reshape(fast[out].shape) != fast[out]).sum()))
     return report
