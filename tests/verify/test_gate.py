@@ -10,9 +10,14 @@ def _verify(files, *extra):
     return main(["verify", str(files["float"]), str(files["qdq"]), "--data", str(files["data"]), *extra])
 
 
-def test_gate_passes_with_loose_limits(ladder_files, capsys):
-    assert _verify(ladder_files, "--images", "8", "--min-agreement", "0", "--max-drop", "1") == 0
+def test_gate_passes_with_loose_limits(ladder_files, capsys, tmp_path):
+    out = tmp_path / "g.npz"
+    assert _verify(ladder_files, "--images", "8", "--min-agreement", "0", "--max-drop", "1",
+                   "--save-integer-graph", str(out)) == 0
     assert "GATE PASS" in capsys.readouterr().out
+    from npuready.engine.intgraph import load
+
+    assert set(load(out).roundings().values()) == {"double", "single"}
 
 
 def test_gate_fails_when_the_quantised_model_is_not_the_float_model(ladder_files, capsys):

@@ -30,6 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="gate: maximum accuracy drop float → integer, absolute (default: 0.01)")
     p.add_argument("--format", "-f", choices=["text", "json"], default="text", help="report format (default: text)")
     p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    p.add_argument("--save-integer-graph", metavar="FILE.npz",
+                   help="also write the exported integer graph (int8 weights, int32 bias, M0/shift, zero points, "
+                        "declared rounding per op) to FILE.npz")
     p.set_defaults(func=run)
 
 
@@ -64,6 +67,11 @@ def run(args: argparse.Namespace) -> int:
     data = load_inputs(args.data, args.images, shape)
     result = run_ladder(fm.model, qm.model, data.x, data.labels, rounding=args.rounding, engine=args.engine,
                         model_name=Path(args.qdq_model).name, progress=_progress())
+    if args.save_integer_graph:
+        from npuready.engine import intgraph
+        from npuready.engine.export import export_integer_graph
+
+        intgraph.save(export_integer_graph(qm.model, rounding=args.rounding), args.save_integer_graph)
     limits = GateLimits(args.min_agreement, args.max_drop)
     verdict = gate(result, limits)
     text = to_json(result, verdict, limits) if args.format == "json" else to_text(result, verdict, limits)
