@@ -63,7 +63,7 @@ def test_body_input_runs_the_cpu_head(tmp_path, photos, model_file):
     images, labels = list(photos.values()), list(photos)
     cs = build_calibration_set(images, labels, PRESETS["classification"], tmp_path, n=2, seed=0, mode="body",
                                model=path, body_input="r1")
-    assert cs.shape == (1, 16, 32, 32) and cs.layout == "body tensor"
+    assert cs.shape == (1, 16, 32, 32) and cs.layout == "body input r1"
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     sample = manifest["samples"][0]
     model = onnx.load(path)
@@ -87,3 +87,24 @@ def test_option_errors(tmp_path, photos, model_file):
     with pytest.raises(InputError, match="no tensor named 'nowhere'"):
         build_calibration_set(images, labels, PRESETS["classification"], tmp_path, n=1, model=model_file(size=64),
                               body_input="nowhere")
+
+
+def test_partition_planner_picks_the_body_input(tmp_path, photos, model_file):
+    from npuready.preprocess.calibration import planned_body_input
+    from npuready.preprocess.fusion import fuse_normalization
+
+    tv = PRESETS["classification_torchvision"]
+    original = model_file(size=224)
+    fused = tmp_path / "fused.onnx"
+    onnx.save(fuse_normalization(original, tv).model, str(fused))
+    assert planned_body_input(original, "edge-10", "image") is None  # the body starts at the image input
+    assert planned_body_input(fused, "edge-10", "image") == "image__float"  # the Cast head stays on the CPU
+    images, labels = list(photos.values()), list(photos)
+    cs = build_calibration_set(images, labels, tv, tmp_path / "cal", n=2, mode="body", model=fused, target="edge-10")
+    assert (cs.shape, cs.dtype, cs.layout) == ((1, 3, 224, 224), "float32", "body input image__float")
+    sample = cs.manifest["samples"][0]
+    np.testing.assert_array_equal(np.load(tmp_path / "cal" / sample["file"]),
+                                  apply(tv, images[sample["index"]]).astype(np.float32))
+    plain = build_calibration_set(images, labels, tv, tmp_path / "cal2", n=2, mode="body", model=original,
+                                  target="edge-10")
+    assert (plain.shape, plain.dtype, plain.layout) == ((224, 224, 3), "uint8", "HWC")

@@ -52,7 +52,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="compile mode (default: body)")
     c.add_argument("--model", metavar="MODEL.onnx", help="bind the spec to this model (size check, body input)")
     c.add_argument("--body-input", metavar="TENSOR",
-                   help="mode body: the NPU body's input tensor; the CPU head is run with onnxruntime")
+                   help="mode body: the NPU body's input tensor (default with --model: the partition planner's "
+                        "first body input); the CPU head is run with onnxruntime")
+    c.add_argument("--target", "-t", default=None,
+                   help="NPU target for the partition planner (mode body with --model; default: edge-10)")
     c.add_argument("--body-layout", choices=["HWC", "NHWC", "NCHW"], default="HWC",
                    help="mode body without --body-input: per-sample layout (default: HWC)")
     c.add_argument("--out", required=True, metavar="DIR", help="output folder")
@@ -139,9 +142,12 @@ def run_calib(args: argparse.Namespace) -> int:
 
         return track(items, description="calibration set", console=None, transient=True)
 
+    from npuready.targets import DEFAULT_TARGET
+
+    target = (args.target or DEFAULT_TARGET) if args.model else None
     cs = build_calibration_set(images, labels, spec, args.out, n=args.n, seed=args.seed, mode=args.mode,
                                model=args.model, body_input=args.body_input, body_layout=args.body_layout,
-                               source=source, progress=bar)
+                               source=source, target=target, progress=bar)
     classes = len(cs.manifest["per_class"])
     print(f"{cs.folder}: {len(cs.files)} tensors {cs.dtype} {list(cs.shape)} ({cs.layout}, mode {args.mode}, "
           f"{classes} classes, seed {args.seed}) + manifest.json")

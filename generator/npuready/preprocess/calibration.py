@@ -5,10 +5,11 @@ the compile mode (seed 001):
 
 * ``offload`` - CPU offload keeps the CPU head in the compiled graph, so calibration data match
   the *original model input* (the spec's layout, e.g. NCHW with batch 1).
-* ``body`` - only the NPU body is compiled, so calibration data match the *body input*. With
-  ``body_input`` (a tensor name from the partition plan) the CPU head is run with onnxruntime
-  and that tensor is saved; without it the body starts at the image input and each sample is
-  saved per image in ``body_layout`` (default HWC, the usual body-only calibration file).
+* ``body`` - only the NPU body is compiled, so calibration data match the *body input*: given
+  ``body_input``, or with a model and ``target`` the first NPU body's input from the partition
+  planner. When that is not the image input the CPU head runs in onnxruntime and the body's
+  input tensor is saved; when the body starts at the image input each sample is saved per image
+  in ``body_layout`` (default HWC, the usual body-only calibration file).
 """
 from __future__ import annotations
 
@@ -80,10 +81,26 @@ def _head_runner(model: str | os.PathLike, tensor: str, feed_name: str) -> Calla
     return lambda x: session.run([tensor], {feed_name: x})[0]
 
 
+def planned_body_input(model: str | os.PathLike, target: str, image_input: str | None) -> str | None:
+    """The first NPU body's input per the partition planner; None when the body starts at the image input."""
+    from npuready.partition import plan_partition
+
+    plan = plan_partition(model, target)
+    bodies = plan.calibration["body_only"]["tensors"]
+    if not bodies:
+        raise InputError(f"model {model}: no NPU body on target {target!r}; calibrate for CPU offload (--mode offload)")
+    name, tensors = next(iter(bodies.items()))
+    names = [t["name"] for t in tensors]
+    if len(names) != 1:
+        raise InputError(f"model {model}: {name} has {len(names)} inputs ({', '.join(names)}); name the one to "
+                         "calibrate with --body-input")
+    return None if names[0] == image_input else names[0]
+
+
 def build_calibration_set(images: Sequence[ImageLike], labels: Sequence[Any], spec: PreprocessSpec,
                           folder: str | os.PathLike, n: int = 100, seed: int = 0, mode: str = "body",
                           model: str | os.PathLike | None = None, body_input: str | None = None,
-                          body_layout: str = "HWC", source: str = "",
+                          body_layout: str = "HWC", source: str = "", target: str | None = None,
                           progress: Callable[[Sequence[int]], Any] | None = None) -> CalibrationSet:
     """Write ``n`` stratified calibration tensors and ``manifest.json`` into ``folder``."""
     from npuready.atomic import write_bytes, write_json
@@ -101,11 +118,13 @@ def build_calibration_set(images: Sequence[ImageLike], labels: Sequence[Any], sp
         raise InputError("--body-input needs --model (the head is run to produce the body's input)")
     if model is not None:
         spec = bind_to_model(spec, model)
+    if mode == "body" and model is not None and body_input is None and target is not None:
+        body_input = planned_body_input(model, target, spec.image_input)
     head = _head_runner(model, body_input, spec.image_input) if body_input else None
     chosen = stratified_indices(labels, n, seed)
     out = Path(folder)
     samples, shape, dtype = [], None, None
-    layout = spec.layout if mode == "offload" else ("body tensor" if head else body_layout)
+    layout = spec.layout if mode == "offload" else (f"body input {body_input}" if head else body_layout)
     for k, i in enumerate(progress(chosen) if progress else chosen):
         x = apply(spec, images[int(i)])
         if head is not None:
@@ -125,6 +144,7 @@ def build_calibration_set(images: Sequence[ImageLike], labels: Sequence[Any], sp
                  else "CPU offload: calibration matches the original model input"),
         "layout": layout, "shape": list(shape or ()), "dtype": dtype, "count": len(samples), "seed": seed,
         "body_input": body_input, "model": str(model) if model is not None else None, "source": source,
+        "target": target,
         "spec": spec.to_dict(), "per_class": per_class, "samples": samples,
     }
     write_json(out / MANIFEST, manifest)

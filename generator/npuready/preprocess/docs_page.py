@@ -114,10 +114,12 @@ def render_markdown(repo: Path) -> str:
         "## Calibration sets (`npuready preprocess calib`)",
         "",
         "Stratified by class (round-robin over classes in a seeded order), seeded, `.npy` per sample plus "
-        "`manifest.json`. Mode `body` (only the NPU body is compiled): tensors match the body input — with "
-        "`--body-input` the CPU head runs in onnxruntime and that tensor is saved, otherwise each sample is "
-        "saved per image in `--body-layout` (default HWC). Mode `offload` (CPU offload): tensors match the "
-        "original model input (the spec's layout, batch 1).",
+        "`manifest.json`. Mode `body` (only the NPU body is compiled): tensors match the body input — the "
+        "partition planner's first NPU body input for `--model`/`--target`, or `--body-input`; when that is not "
+        "the image input the CPU head runs in onnxruntime and the body's input is saved (a fused model's "
+        "uint8→float `Cast` head gives float32 0..255 tensors), otherwise each sample is saved per image in "
+        "`--body-layout` (default HWC). Mode `offload` (CPU offload): tensors match the original model input "
+        "(the spec's layout, batch 1).",
         "",
         "## Mismatch doctor (`npuready preprocess diagnose`)",
         "",
