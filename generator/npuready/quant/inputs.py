@@ -29,19 +29,19 @@ class Inputs:
 
 
 def _zoo_spec_for(shape):
-    from npuready.preprocess.zoo_spec import zoo_json_path, zoo_spec
+    """The zoo input contract (``zoo/zoo.json``) of a classifier whose input shape is ``shape``."""
+    from npuready.preprocess.zoo_spec import _entries, spec_from_entry, zoo_json_path
 
     path = zoo_json_path()
     if not path.is_file():
         raise InputError(f"{path}: missing; fashion-mnist inputs use the zoo input contract written by "
                          "'npuready train' (or pass an .npz / calibration folder)")
-    data = json.loads(path.read_text())
-    models = data.get("models", data)
-    entries = models.items() if isinstance(models, dict) else [(m.get("name"), m) for m in models]
-    for name, entry in entries:
-        if isinstance(entry, dict) and list(entry.get("input_shape", [])) == list(shape):
-            return zoo_spec(name)
-    raise InputError(f"zoo/zoo.json: no model with input shape {list(shape)}; pass an .npz instead")
+    for name, entry in sorted(_entries(json.loads(path.read_text())).items()):
+        contract = entry.get("input") if isinstance(entry.get("input"), dict) else entry
+        if entry.get("kind", "classifier") == "classifier" and \
+                list(contract.get("shape", contract.get("input_shape", []))) == list(shape):
+            return spec_from_entry(name, entry)
+    raise InputError(f"zoo/zoo.json: no classifier with input shape {list(shape)}; pass an .npz instead")
 
 
 def load_inputs(source: str, n: int | None = None, input_shape=(1, 1, 28, 28), seed: int = 0) -> Inputs:
