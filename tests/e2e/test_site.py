@@ -36,6 +36,7 @@ def fixture_site(tmp_path_factory) -> Path:
     """Fixture experiments (incl. <script>/<img onerror> strings) + the real lint-corpus, built to a temp dir."""
     root = tmp_path_factory.mktemp("site")
     shutil.copytree(FIXTURES / "experiments", root / "experiments")
+    shutil.copytree(FIXTURES / "known", root / "experiments", dirs_exist_ok=True)
     shutil.copytree(REPO / "experiments" / "lint-corpus", root / "experiments" / "lint-corpus")
     shutil.copytree(FIXTURES / "docs", root / "docs")
     build, md = build_all(root / "experiments", root / "docs")
@@ -74,12 +75,11 @@ def test_every_view_shows_alone_without_errors_or_network(page_and_watch, repo_s
         hidden = [v for v in VIEWS if v != view and page.locator(f"#view-{v}").is_visible()]
         assert hidden == [], f"#{view}: other views visible {hidden}"
         assert page.locator(f'nav.tabs a[data-view="{view}"]').get_attribute("aria-current") == "page"
-    page.evaluate("location.hash = '#npu'")
-    charts = page.locator("#view-npu .vega")
-    page.wait_for_function("[...document.querySelectorAll('#view-npu .vega')].every(e => e.querySelector('svg'))")
+        page.wait_for_function(f"[...document.querySelectorAll('#view-{view} .vega')].every(e => e.querySelector('svg'))")
+    charts = page.locator(".vega")
     if site_name == "fixtures":
-        assert charts.count() == 1
-    assert page.locator("#view-npu .vega svg").count() == charts.count()
+        assert charts.count() == 3  # cost-per-target, parity-ladder, ptq-methods fixtures
+    assert page.locator(".vega svg").count() == charts.count()
     assert watch.errors == []
     assert watch.network == [] and watch.requests and all(u.startswith("file://") for u in watch.requests)
     assert watch.dialogs == []
@@ -148,10 +148,17 @@ def test_records_search_and_filters(page_and_watch, fixture_site):
     _open(page, fixture_site / "site", "#records")
     records = page.locator("details.record")
     total = records.count()
-    page.locator("#rec-search").fill("toy")
-    assert sorted(records.evaluate_all("ds => ds.filter(d => !d.hidden).map(d => d.dataset.exp)")) == ["cost-per-target", "toy-cost", "toy-models"]
+    visible = "ds => ds.filter(d => !d.hidden).map(d => d.dataset.exp)"
+    page.locator("#rec-search").fill("accuracies")
+    assert records.evaluate_all(visible) == ["toy-models"]
+    page.locator("#rec-search").fill("")
     page.locator("#rec-evidence").select_option("simulated")
-    assert records.evaluate_all("ds => ds.filter(d => !d.hidden).map(d => d.dataset.exp)") == ["cost-per-target", "toy-cost"]
+    results = _results(fixture_site / "experiments")
+    simulated = sorted(i for i, d in results.items() if any(s["evidence"] == "simulated" for s in d["results"].values()))
+    assert len(simulated) >= 2 and sorted(records.evaluate_all(visible)) == simulated
+    page.locator("#rec-view").select_option("models")
+    assert records.evaluate_all(visible) == []
+    page.locator("#rec-view").select_option("")
     page.locator("#rec-search").fill("no-such-experiment")
     assert page.locator("#rec-none").is_visible()
     page.locator("#rec-search").fill("")

@@ -89,3 +89,22 @@ def grouped_bar_chart(fig: Figures, exp_id: str, path: str, value: str, category
     spec.pop("$schema", None)
     key = f"{exp_id}-" + hashlib.sha256(f"{path}|{value}|{category}|{group}".encode()).hexdigest()[:10]
     return ChartView(key=key, exp_id=exp_id, path=path, title=title, spec_json=script_json(spec))
+
+
+def series_chart(fig: Figures, exp_id: str, path: str, x: str, ys: list[str], title: str,
+                 y_title: str = "value", x_title: str | None = None) -> ChartView:
+    """Lines (with points) of several stored fields over the rows at ``path`` in their stored order."""
+    rows = fig.value(exp_id, path)
+    if not isinstance(rows, list) or not rows or any(not isinstance(r, dict) or x not in r for r in rows):
+        raise MissingSource(f"site: chart '{title}' needs records with '{x}' at {exp_id}:{path}")
+    frame = pd.DataFrame([{"position": i, x: r[x], **{y: r.get(y) for y in ys}} for i, r in enumerate(rows)])
+    chart = alt.Chart(frame).transform_fold(ys, as_=["series", "value"]).mark_line(point=True, strokeWidth=1.5).encode(
+        x=alt.X("position", type="quantitative", title=x_title or f"{x} (stored order)"),
+        y=alt.Y("value", type="quantitative", title=y_title),
+        color=alt.Color("series", type="nominal", title=None),
+        tooltip=[alt.Tooltip(x), alt.Tooltip("series", type="nominal"), alt.Tooltip("value", type="quantitative")],
+    ).properties(width="container", height=200)
+    spec = chart.to_dict()
+    spec.pop("$schema", None)
+    key = f"{exp_id}-" + hashlib.sha256(f"{path}|{x}|{'|'.join(ys)}".encode()).hexdigest()[:10]
+    return ChartView(key=key, exp_id=exp_id, path=path, title=title, spec_json=script_json(spec))

@@ -124,3 +124,14 @@ def pivot_table(fig: Figures, exp_id: str, path: str, rows: list[dict[str, Any]]
             cells.append(Markup("") if pd.isna(at) else fig.num(exp_id, pointer.join(path, int(at), value)))
         body.append(cells)
     return Table(title=title or value, path=path, columns=[f"{index} \\ {columns}", *map(str, grid.columns)], rows=body)
+
+
+def mapping_table(fig: Figures, exp_id: str, path: str, mapping: dict[str, dict[str, Any]], key_name: str,
+                  title: str = "") -> Table:
+    """A table of a ``{name: {field: value}}`` object: one row per name."""
+    cols: list[str] = []
+    for inner in mapping.values():
+        cols += [c for c in inner if c not in cols]
+    body = [[Markup.escape(name), *[fig.cell(exp_id, pointer.join(path, name, c), inner[c]) if c in inner else Markup("")
+                                    for c in cols]] for name, inner in mapping.items()]
+    return Table(title=title, path=path, columns=[key_name, *cols], rows=body)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from npuready.site.views import cost, lint_corpus, norm_fusion, partitions
+from npuready.site.views import cost, integer, lint_corpus, norm_fusion, partitions
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ KNOWN: dict[str, Known] = {
     "cost-per-target": Known("npu", "Per-layer cost per NPU target", cost.prepare_per_target),
     "cost-vs-scalesim": Known("npu", "Cost model vs SCALE-Sim", cost.prepare_vs),
     "cost-vs-vela": Known("npu", "Cost model vs Arm Vela", cost.prepare_vs),
-    "ptq-methods": Known("integer", "Post-training quantization methods", None),
-    "parity-ladder": Known("integer", "Parity ladder: float → fake-quant → integer", None),
-    "bitexact-litert": Known("integer", "Bit-exactness vs LiteRT reference kernels", None),
+    "ptq-methods": Known("integer", "Post-training quantization methods", integer.prepare_ptq),
+    "parity-ladder": Known("integer", "Parity ladder: float → fake-quant → integer", integer.prepare_ladder),
+    "bitexact-litert": Known("integer", "Bit-exactness vs LiteRT reference kernels", integer.prepare_bitexact),
 }
