@@ -99,7 +99,8 @@ def series_chart(fig: Figures, exp_id: str, path: str, x: str, ys: list[str], ti
         raise MissingSource(f"site: chart '{title}' needs records with '{x}' at {exp_id}:{path}")
     frame = pd.DataFrame([{"position": i, x: r[x], **{y: r.get(y) for y in ys}} for i, r in enumerate(rows)])
     chart = alt.Chart(frame).transform_fold(ys, as_=["series", "value"]).mark_line(point=True, strokeWidth=1.5).encode(
-        x=alt.X("position", type="quantitative", title=x_title or f"{x} (stored order)"),
+        x=alt.X("position", type="quantitative", title=x_title or f"{x} (stored order)",
+                axis=alt.Axis(tickMinStep=1, format="d")),
         y=alt.Y("value", type="quantitative", title=y_title),
         color=alt.Color("series", type="nominal", title=None),
         tooltip=[alt.Tooltip(x), alt.Tooltip("series", type="nominal"), alt.Tooltip("value", type="quantitative")],
