@@ -112,3 +112,11 @@ def test_two_mismatches_at_once_are_both_named(case, photos):
     for name in ("chelsea", "flower"):
         d = diagnose(case.runtime(photos[name]), apply(case.calib, photos[name]), case.calib)
         assert set(d.kinds) == case.expected, (name, [f.message for f in d.findings])
+
+
+def test_letterbox_size_names_the_presets_of_both_sizes(photos):
+    y640, y1280 = PRESETS["yolo_640"], PRESETS["yolo_1280"]
+    d = diagnose(apply(y640, photos["coffee"]), apply(y1280, photos["coffee"]), y1280)
+    assert [f.message for f in d.findings] == [
+        "runtime is letterboxed to 640x640 (yolo_640), calibration to 1280x1280 (yolo_1280): a preset of one size "
+        "reused for the other"]

@@ -72,6 +72,14 @@ def _size(a: np.ndarray) -> str:
     return f"{a.shape[0]}x{a.shape[1]}"
 
 
+def _boxed(a: np.ndarray) -> str:
+    """'640x640 (yolo_640)': the size and the letterbox preset of that size, if any."""
+    from npuready.preprocess.presets import PRESETS
+
+    names = [n for n, p in PRESETS.items() if p.letterbox == tuple(a.shape[:2])]
+    return _size(a) + (f" ({', '.join(names)})" if names else "")
+
+
 def _close(a: float | np.ndarray, b: float | np.ndarray, rel: float) -> bool:
     a, b = np.asarray(a, float), np.asarray(b, float)
     return bool(np.all(np.abs(a - b) <= rel * np.maximum(np.abs(b), 1e-12)))
@@ -172,8 +180,8 @@ def _geometry(r: np.ndarray, c: np.ndarray, findings: list[Finding], spec: Prepr
     lr, lc = geo.letterbox_content(r), geo.letterbox_content(c)
     boxed = bool(lr or lc)
     if lr and lc and r.shape[:2] != c.shape[:2]:
-        findings.append(Finding("letterbox_size", f"runtime is letterboxed to {_size(r)}, calibration to "
-                                                  f"{_size(c)}: a preset of one size reused for the other"))
+        findings.append(Finding("letterbox_size", f"runtime is letterboxed to {_boxed(r)}, calibration to "
+                                                  f"{_boxed(c)}: a preset of one size reused for the other"))
     elif bool(lr) != bool(lc):
         who, other = ("runtime", "calibration") if lr else ("calibration", "runtime")
         findings.append(Finding("letterbox_missing", f"{who} letterboxes (constant padding), {other} does not"))
@@ -197,8 +205,8 @@ def _geometry(r: np.ndarray, c: np.ndarray, findings: list[Finding], spec: Prepr
     full = match.fy >= 0.99 and match.fx >= 0.99
     letterbox_spec = spec is not None and (spec.letterbox is not None or spec.fit_model_size == "letterbox")
     if full and not boxed and letterbox_spec and rc.shape != cc.shape:
-        findings.append(Finding("letterbox_size", f"runtime is letterboxed to {_size(r)}, calibration to "
-                                                  f"{_size(c)} (spec {spec.name}; this image fills the box)"))
+        findings.append(Finding("letterbox_size", f"runtime is letterboxed to {_boxed(r)}, calibration to "
+                                                  f"{_boxed(c)} (spec {spec.name}; this image fills the box)"))
     elif full and not boxed:
         findings.append(Finding("resize", f"same field of view, runtime {_size(rc)} vs calibration {_size(cc)}"
                                           + (" (different interpolation?)" if rc.shape == cc.shape else "")))
