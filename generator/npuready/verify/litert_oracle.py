@@ -78,13 +78,16 @@ def compare_with_litert(qdq_model, images: np.ndarray, graph: IntGraph, engine=N
     """
     from npuready.engine import numpy_engine
     from npuready.tflite.export import export_int8_from_qdq
-    from npuready.tflite.run import run_litert
+    from npuready.tflite.run import feed, make_interpreter
+    from npuready.tflite.tensor_map import read_tensor_map
 
     from dataclasses import replace
 
     engine = engine or numpy_engine
     tfl = export_int8_from_qdq(qdq_model)
     single = {op.name: replace(op, rounding="single") for op in graph.ops}
+    mapping = read_tensor_map(tfl)
+    interps = [make_interpreter(tfl, reference=True)] + ([make_interpreter(tfl, reference=False)] if optimized else [])
     report = OracleReport(model_name, int(len(images)), graph.rounding)
     consts = {op.outputs[0]: op.params["value"] for op in graph.ops if op.kind == "Constant"}
     tallies = {op.name: OpTally(op.name, op.kind, graph.tensors[op.outputs[0]].float_name) for op in graph.ops
@@ -99,12 +102,12 @@ def compare_with_litert(qdq_model, images: np.ndarray, graph: IntGraph, engine=N
         opt: dict[str, list] = {n: [] for n in names}
         for i in range(len(ours[q_in])):
             codes = ours[q_in][i:i + 1]
-            runs = [(ref, run_litert(tfl, {graph.input: codes}, reference=True))]
-            if optimized:
-                runs.append((opt, run_litert(tfl, {graph.input: codes}, reference=False)))
-            for store, r in runs:
+            for store, interp in zip((ref, opt), interps):
+                feed(interp, mapping, {graph.input: codes})
+                interp.invoke()
                 for n in names:
-                    v = r.onnx.get(graph.tensors[n].float_name)
+                    tref = mapping.tensors.get(graph.tensors[n].float_name)
+                    v = None if tref is None else tref.to_onnx(np.array(interp.get_tensor(tref.tflite_index)))
                     store[n].append(v if v is not None and v.dtype == np.int8 else None)
         theirs = {n: (np.concatenate(v) if all(x is not None for x in v) else None) for n, v in ref.items()}
         theirs.update(consts)
