@@ -86,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
                         parity_images=args.parity_images, per_channel=not args.per_tensor,
                         min_agreement=args.min_agreement, max_drop=args.max_drop, preprocess=preprocess,
                         seed=args.seed)
-    result = deploy(src.path, settings, command_line(args), log=lambda s: print(f"deploy: {s}", file=sys.stderr))
+    log = (lambda s: print(f"deploy: {s}", file=sys.stderr)) if sys.stderr.isatty() else (lambda s: None)
+    result = deploy(src.path, settings, command_line(args), log=log)
     sys.stdout.write(dumps_json(result.to_dict()) if args.format == "json" else render_text(result))
     if not result.registered:
         print(f"npuready deploy: blocked at {result.blocked_stage}: {result.reason}", file=sys.stderr)

@@ -49,8 +49,9 @@ def run(args: argparse.Namespace) -> int:
     if args.eval_images is not None and args.eval_images < 10:
         raise InputError(f"--eval-images {args.eval_images}: must be at least 10 (one per class)")
     logging.getLogger().setLevel(logging.ERROR)  # onnxruntime's quantiser advice on every call
+    log = (lambda s: print(f"intake: {s}", file=sys.stderr)) if sys.stderr.isatty() else (lambda s: None)
     report = intake(args.model, args.target, apply=args.apply, recovery_steps=args.recovery_steps,
-                    eval_images=args.eval_images, log=lambda s: print(f"intake: {s}", file=sys.stderr),
+                    eval_images=args.eval_images, log=log,
                     show_progress=sys.stderr.isatty())
     text = render(report, args.format)
     if args.output:

@@ -142,6 +142,9 @@ def deploy(model_path: "str | Path", settings: Settings, command: str,
     sha = sha256_file(path)
     registry = Registry(Path(settings.registry))
     registry.read()  # refuse a broken index before doing the work
+    from npuready.deploy.calibration import read_folder, split
+
+    data = read_folder(settings.calib_dir, shape, _spec(settings), graph.model)  # unusable folder: exit 2 first
     stages: list[StageResult] = []
 
     def blocked(stage: StageResult) -> DeployResult:
@@ -160,10 +163,6 @@ def deploy(model_path: "str | Path", settings: Settings, command: str,
     stages += [_partition(graph, target), _cost(graph, target)]
 
     log("calibration set")
-    from npuready.deploy.calibration import read_folder, split
-
-    spec = _spec(settings, path)
-    data = read_folder(settings.calib_dir, shape, spec, graph.model)
     sp = split(data, settings.calib_images, settings.parity_images, settings.seed)
     stages.append(StageResult("calibrate", "passed",
                               f"{len(sp.calibration)} of {len(data.files)} inputs"
@@ -206,7 +205,7 @@ def deploy(model_path: "str | Path", settings: Settings, command: str,
     return _register(registry, name, target.name, path, sha, qdq, intgraph, stages, command)
 
 
-def _spec(settings: Settings, path: Path):
+def _spec(settings: Settings):
     from npuready.preprocess.resolve import resolve_spec
 
     if settings.preprocess:

@@ -13,7 +13,8 @@ from typing import Any, Mapping
 
 from npuready.intake.diagnosis import Diagnosis
 from npuready.intake.risks import INT8_LEVELS
-from npuready.intake.whatif import bypass, measure, replacement_op, swap_ops
+from npuready.intake.whatif import (bypass, equivalent, measure, replacement_op, rewrite_equivalents, swap_ops,
+                                    used_tensors)
 from npuready.targets import load_target
 
 POSTPROCESS_OPS = frozenset({"NonMaxSuppression", "TopK", "ArgMax", "ArgMin", "NonZero", "Sigmoid", "Softmax",
@@ -148,6 +149,37 @@ def _other_errors(diag: Diagnosis, handled: set[str]) -> list[Action]:
                    tuple(nodes), evidence="reference") for rid, nodes in rest.items()]
 
 
+def _splitters(diag: Diagnosis, target, handled: set[str]) -> list[Action]:
+    """CPU nodes between NPU segments that no lint rule names (ops outside the target's table)."""
+    split = [(s["node"], s["op_type"]) for s in diag.partition.get("splitters", []) if s["node"] not in handled]
+    if not split:
+        return []
+    protos = {n.name: n.proto for n in diag.graph.nodes}
+    used = used_tensors(diag.graph.model)
+    exact = [n for n, _ in split if protos.get(n) is not None and equivalent(protos[n], used)]
+    actions = []
+    if exact:
+        before = measure(diag.graph.model, target)
+        after = measure(rewrite_equivalents(diag.graph.model, exact), target)
+        eq_ops = sorted({f"{diag.graph.node(n).op_type} → {equivalent(protos[n], used)}" for n in exact})
+        actions.append(Action("rewrite-equivalent-ops", f"Rewrite {', '.join(eq_ops)} (exact at inference)",
+                              f"{target.name} has no {', '.join(sorted({diag.graph.node(n).op_type for n in exact}))} "
+                              "in its op table; the equivalent op keeps the NPU body in one piece",
+                              f"NPU segments {before['npu_segments']} → {after['npu_segments']}, simulated cycles "
+                              f"{before['cycles']} → {after['cycles']} (graph rewrite, no retraining)",
+                              {"before": before, "after": after, "cycles_saved": before["cycles"] - after["cycles"]},
+                              tuple(exact)))
+    rest = [n for n, _ in split if n not in exact]
+    if rest:
+        rest_ops = sorted({op for n, op in split if n in rest})
+        actions.append(Action("replace-unsupported-ops", f"Replace {', '.join(rest_ops)} by ops {target.name} runs",
+                              "each CPU node between NPU segments splits the compiled body and adds two transfers",
+                              f"{len(rest)} splitting node(s) ({', '.join(rest_ops)}); "
+                              f"{diag.partition.get('npu_segments', 0)} NPU segments now",
+                              {"splitters": len(rest)}, tuple(rest), evidence="reference"))
+    return actions
+
+
 def _prune(diag: Diagnosis, target) -> list[Action]:
     cols = target.array_cols
     cycles = {h["node"]: h["cycles"] for h in diag.to_dict()["hotspots"]}
@@ -224,6 +256,7 @@ def prescribe(diag: Diagnosis) -> tuple[Action, ...]:
     actions += norms
     handled = moved_nodes | {n for a in swaps + norms for n in a.nodes}
     actions += _other_errors(diag, handled)
+    actions += _splitters(diag, target, handled | {f.node for f in diag.lint.errors})
     actions += _prune(diag, target)
     actions += _per_channel(diag)
     actions += _calibrate(diag)

@@ -48,6 +48,39 @@ def swap_ops(model: onnx.ModelProto, nodes: Iterable[str], new_op: str) -> onnx.
     return m
 
 
+# Exact equivalents at inference: op -> (replacement op, condition on the node). Only these are rewritten.
+EQUIVALENTS: dict[str, str] = {"Sum": "Add", "Dropout": "Identity"}
+
+
+def used_tensors(model: onnx.ModelProto) -> set[str]:
+    """Tensors some node reads or the graph outputs."""
+    return {i for n in model.graph.node for i in n.input} | {o.name for o in model.graph.output}
+
+
+def equivalent(node: onnx.NodeProto, used: set[str]) -> str | None:
+    """The op that computes exactly what ``node`` computes at inference, if there is one (Dropout: only when
+    its mask output is unused)."""
+    if node.op_type == "Sum" and len(node.input) == 2:
+        return "Add"
+    if node.op_type == "Dropout" and all(not o or o not in used for o in node.output[1:]):
+        return "Identity"
+    return None
+
+
+def rewrite_equivalents(model: onnx.ModelProto, nodes: Iterable[str]) -> onnx.ModelProto:
+    """Replace the named nodes by their exact inference equivalent (Sum of two → Add, Dropout → Identity)."""
+    m = _copy(model)
+    wanted = set(nodes)
+    used = used_tensors(m)
+    for i, node in enumerate(m.graph.node):
+        new = equivalent(node, used) if node.name in wanted else None
+        if new == "Add":
+            m.graph.node[i].CopyFrom(helper.make_node("Add", list(node.input), [node.output[0]], name=node.name))
+        elif new == "Identity":
+            m.graph.node[i].CopyFrom(helper.make_node("Identity", [node.input[0]], [node.output[0]], name=node.name))
+    return m
+
+
 def bypass(model: onnx.ModelProto, nodes: Iterable[str]) -> onnx.ModelProto:
     """Turn the named nodes into Identity of their first input (the norm removed: an upper bound)."""
     m = _copy(model)

@@ -1,0 +1,70 @@
+"""Prescriptions: which actions, in which order, with the expected effect computed on rewritten graphs."""
+from __future__ import annotations
+
+import pytest
+
+from intake_models import conv_net, sum_branches, uint8_output
+from npuready.intake.diagnosis import diagnose
+from npuready.intake.prescribe import calibration_images, prescribe
+from npuready.partition.examples import transformer_like, yolo_like
+
+
+def _ids(actions):
+    return [a.id for a in actions]
+
+
+def test_detector_postprocessing_moves_out_first():
+    actions = prescribe(diagnose(yolo_like(), "edge-10-nolut"))
+    assert _ids(actions) == ["move-postprocess-out", "prune-aligned", "calibrate"]
+    move = actions[0]
+    assert {"nms", "cls_sigmoid"} <= set(move.nodes)
+    assert move.effect["lint_errors_cleared"] == 2
+    assert "npuready.runtime.nms.nms_onnx" in move.effect["cpu_functions"]
+    assert move.effect["missing_cpu_code"] == []
+
+
+def test_host_activation_is_swapped_and_the_effect_is_simulated_on_the_rewrite():
+    actions = prescribe(diagnose(conv_net("Sigmoid"), "edge-10-nolut"))
+    assert _ids(actions)[0] == "swap-activation"
+    swap = actions[0]
+    assert swap.nodes == ("act1",) and swap.automatic
+    assert swap.effect["replacement"] == "Clip"  # HardSwish is host on edge-10-nolut, ReLU6 is fused
+    assert (swap.effect["before"]["lint_errors"], swap.effect["after"]["lint_errors"]) == (1, 0)
+    assert (swap.effect["before"]["npu_segments"], swap.effect["after"]["npu_segments"]) == (2, 1)
+    assert swap.effect["cycles_saved"] == swap.effect["before"]["cycles"] - swap.effect["after"]["cycles"] > 0
+
+
+def test_same_activation_on_a_lut_target_needs_no_swap():
+    assert "swap-activation" not in _ids(prescribe(diagnose(conv_net("Sigmoid"), "edge-10")))
+
+
+def test_dynamic_batch_is_fixed_first():
+    actions = prescribe(diagnose(conv_net(batch="N"), "edge-10"))
+    assert actions[0].id == "fix-dynamic-axes" and actions[0].effect["lint_errors_cleared"] >= 1
+
+
+def test_layernorm_replacement_bound():
+    actions = prescribe(diagnose(transformer_like(), "edge-10"))
+    assert _ids(actions) == ["replace-norm", "prune-aligned", "calibrate"]
+    norm = actions[0]
+    assert norm.effect["before"]["npu_segments"] == 3 and norm.effect["after_upper_bound"]["npu_segments"] == 1
+    assert not actions[1].recommended and actions[1].effect["cycles_saved"] == 0  # all layers < 64 channels
+
+
+def test_sum_is_rewritten_to_add():
+    actions = prescribe(diagnose(sum_branches(), "edge-10"))
+    rewrite = next(a for a in actions if a.id == "rewrite-equivalent-ops")
+    assert rewrite.nodes == ("join",) and rewrite.title.startswith("Rewrite Sum → Add")
+    assert (rewrite.effect["before"]["npu_segments"], rewrite.effect["after"]["npu_segments"]) == (2, 1)
+
+
+def test_wide_ranges_prescribe_per_channel_weights():
+    actions = prescribe(diagnose(conv_net(channel_max=[0.05, 0.1, 0.2, 1.0]), "edge-10"))
+    pc = next(a for a in actions if a.id == "per-channel-weights")
+    assert pc.nodes == ("conv1",) and pc.effect["worst_ratio"] == pytest.approx(20.0)
+    assert _ids(actions)[-1] == "calibrate"
+
+
+@pytest.mark.parametrize("model, expected", [(conv_net(), (100, 10)), (uint8_output(), (200, None))])
+def test_calibration_size_rule(model, expected):
+    assert calibration_images(diagnose(model, "edge-10")) == expected
