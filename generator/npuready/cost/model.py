@@ -4,7 +4,7 @@ Per NPU node:
 
 - **compute cycles** — GEMM-like ops on the MAC array (``npuready.cost.gemm``); depthwise convs on the
   depthwise datapath (``ofm * kernel / vector_lanes``) or, without one, on the array one channel at a
-  time; pooling/reductions ``ofm * kernel / vector_lanes``; elementwise ops and LUT activations
+  time; pooling/reductions ``ofm * kernel / pool_ops_per_cycle`` (default: vector_lanes); elementwise ops and LUT activations
   ``ofm * passes / lanes`` (``elementwise_elems_per_cycle`` for binary ops when the target gives it);
   ReLU-family activations and BatchNormalization that follow a MAC layer are fused (0 cycles); data
   movement and shape ops cost no compute. A target with an output stage (``output_elems_per_cycle``)
@@ -94,7 +94,7 @@ def _compute(graph: Graph, node: Node, w: Workload, t: Target) -> tuple[int, Gem
     if w.kind == "pool":
         if t.global_pool_as_depthwise and node.op_type in GLOBAL_MEAN_OPS:
             return _with_output_stage(_depthwise_cycles(w, t), w, t), None, "lowered to a depthwise conv"
-        cycles = math.ceil(w.ofm_elems * w.kernel / t.vector_lanes)
+        cycles = math.ceil(w.ofm_elems * w.kernel / (t.pool_ops_per_cycle or t.vector_lanes))
         return _with_output_stage(cycles, w, t), None, ""
     if w.kind == "elementwise":
         mode = t.activation_mode(node.op_type)

@@ -48,6 +48,7 @@ def _target_section(t: Target) -> list[str]:
         ("channel block", t.channel_block or "dot width"), ("part-kernel step", t.part_kernel_step or "none"),
         ("weight load floor", f"{t.weight_load_cycles} cycles"),
         ("global pooling lowered to depthwise", "yes" if t.global_pool_as_depthwise else "no"),
+        ("pooling rate", f"{_fmt(t.pool_ops_per_cycle)} kernel-element ops/cycle" if t.pool_ops_per_cycle else "vector lanes"),
         ("host", f"{_fmt(t.host_gflops)} GFLOP/s, link {_fmt(t.host_link_gbps)} GB/s"),
     ]
     lines += ["| field | value |", "|---|---|"] + [f"| {k} | {_cell(v)} |" for k, v in fields]

@@ -23,7 +23,7 @@ _OPTIONAL = {
     "engine": (str, False), "dot_width": (int, True), "sram_gbps": ((int, float), True),
     "weight_memory": (str, False), "output_elems_per_cycle": ((int, float), True),
     "elementwise_elems_per_cycle": ((int, float), True), "dram_latency_cycles": (int, False),
-    "channel_block": (int, True), "part_kernel_step": (int, False),
+    "channel_block": (int, True), "part_kernel_step": (int, False), "pool_ops_per_cycle": ((int, float), True),
     "weight_load_cycles": (int, False), "global_pool_as_depthwise": (bool, False),
 }
 # Every number in the file needs a line in [sources] saying where it comes from.
@@ -32,7 +32,7 @@ _SOURCE_GROUPS = {
               "part_kernel_step"),
     "memory": ("sram_kib", "dram_gbps", "sram_gbps", "weight_memory", "dram_latency_cycles"),
     "vector": ("vector_lanes", "depthwise_engine", "output_elems_per_cycle", "elementwise_elems_per_cycle",
-               "weight_load_cycles", "global_pool_as_depthwise"),
+               "weight_load_cycles", "global_pool_as_depthwise", "pool_ops_per_cycle"),
     "host": ("host_gflops", "host_link_gbps"),
     "energy": (),
     "activations": (),

@@ -41,6 +41,7 @@ class Target:
     elementwise_elems_per_cycle: float | None = None  # binary elementwise throughput; None = vector_lanes
     channel_block: int = 0  # dot-product engine: input channels fetched per block (0 = dot_width); a block costs channel_block/dot_width cycles
     part_kernel_step: int = 0  # dot-product engine: kernel elements packed per step in kernel-first order (0 = none)
+    pool_ops_per_cycle: float | None = None  # pooling kernel-element ops per cycle; None = vector_lanes
     dram_latency_cycles: int = 0  # first-access latency paid once by a layer that reads DRAM
     weight_load_cycles: int = 0  # dot-product engine: minimum cycles per channel block x kernel step (depthwise)
     global_pool_as_depthwise: bool = False  # the compiler lowers GlobalAveragePool/ReduceMean to a depthwise conv
