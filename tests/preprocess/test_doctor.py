@@ -95,6 +95,7 @@ def test_unusable_tensors_are_input_errors(array, message):
 
 def test_every_kind_is_documented():
     assert set(KINDS) == {"layout", "channels", "letterbox_size", "letterbox_missing", "letterbox_pad", "crop", "resize",
+                          "interpolation",
                           "channel_order", "scale_255", "normalization", "unexplained"}
 
 

@@ -22,7 +22,8 @@ KINDS: dict[str, str] = {
     "letterbox_missing": "one side letterboxes (constant padding), the other does not",
     "letterbox_pad": "both letterboxed alike, with different pad values (e.g. 0 vs 114)",
     "crop": "one side centre-crops, the other resizes without cropping",
-    "resize": "same field of view at a different size or interpolation",
+    "resize": "same field of view at a different size",
+    "interpolation": "same size and field of view, pixels differ: another resize interpolation (or decoder)",
     "channel_order": "RGB vs BGR",
     "scale_255": "one side divides by 255, the other keeps 0..255",
     "normalization": "one side subtracts mean / divides by std, the other does not",
@@ -207,9 +208,12 @@ def _geometry(r: np.ndarray, c: np.ndarray, findings: list[Finding], spec: Prepr
     if full and not boxed and letterbox_spec and rc.shape != cc.shape:
         findings.append(Finding("letterbox_size", f"runtime is letterboxed to {_boxed(r)}, calibration to "
                                                   f"{_boxed(c)} (spec {spec.name}; this image fills the box)"))
+    elif full and not boxed and rc.shape == cc.shape:
+        findings.append(Finding("interpolation", f"same size {_size(rc)} and field of view, but the pixels differ "
+                                                 f"(structure correlation {geo.corr(gr, gc):.4f}): another resize "
+                                                 "interpolation, or a different decoder"))
     elif full and not boxed:
-        findings.append(Finding("resize", f"same field of view, runtime {_size(rc)} vs calibration {_size(cc)}"
-                                          + (" (different interpolation?)" if rc.shape == cc.shape else "")))
+        findings.append(Finding("resize", f"same field of view, runtime {_size(rc)} vs calibration {_size(cc)}"))
     elif not full:
         inner, outer = ("calibration", "runtime") if runtime_larger else ("runtime", "calibration")
         findings.append(Finding("crop", f"{inner} shows the centre {match.fy:.0%} x {match.fx:.0%} of the "
@@ -273,7 +277,7 @@ def diagnose(runtime: np.ndarray, calib: np.ndarray, spec: PreprocessSpec | None
     if exact and not findings and diff is not None:
         tol = 0.006 * float(B.max() - B.min() or 1.0)
         if diff > tol:
-            findings.append(Finding("resize", f"same geometry, but pixels differ by up to {diff:.4g} (> {tol:.4g}, "
-                                              "about 1.5 LSB of the calibration range): a different resize "
-                                              "interpolation, or the image was decoded differently"))
+            findings.append(Finding("interpolation", f"same geometry, but pixels differ by up to {diff:.4g} "
+                                                     f"(> {tol:.4g}, about 1.5 LSB of the calibration range): another "
+                                                     "resize interpolation, or a different decoder"))
     return Diagnosis(**labels, findings=tuple(findings), max_abs_diff=diff)

@@ -62,6 +62,8 @@ def injections(letterbox: tuple[int, int] = (640, 1280)) -> tuple[Injection, ...
         Injection("crop_vs_no_crop", frozenset({"crop"}), _TV,
                   _spec(_TV.replace(resize=(224, 224), center_crop=None)),
                   "calibration resizes + centre-crops, inference only resizes"),
+        Injection("wrong_interpolation", frozenset({"interpolation"}), _TV,
+                  _spec(_TV.replace(interpolation="bicubic")), "calibration resizes bilinear, inference bicubic"),
         Injection("wrong_pad_value", frozenset({"letterbox_pad"}), yolo_run, _spec(yolo_run.replace(pad_value=0)),
                   "calibration letterboxes with 114, inference pads with 0"),
         Injection("wrong_letterbox_size", frozenset({"letterbox_size"}), yolo_cal, _spec(yolo_run),

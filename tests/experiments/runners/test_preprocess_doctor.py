@@ -9,8 +9,8 @@ def test_runner_counts_detections_and_false_alarms_on_a_small_run():
     results = preprocess_doctor.run(ctx)
     assert all(section["evidence"] == "measured" for section in results.values())
     per = results["injections"]["per_injection"]
-    assert len(per) == 9 and all(s["injected"] == 1 and s["detected_with_spec"] == 1 for s in per.values())
-    assert results["injections"]["total"]["injected"] == 9
+    assert len(per) == 10 and all(s["injected"] == 1 and s["detected_with_spec"] == 1 for s in per.values())
+    assert results["injections"]["total"]["injected"] == 10
     combined = results["combined"]["total"]
     assert combined == {"injected": 6, "detected_with_spec": 6, "exact_with_spec": 6}
     matched = results["matched_pairs"]
