@@ -18,8 +18,9 @@ def run(args: argparse.Namespace) -> int:
     for name in target_names():
         if args.verbose:
             t = load_target(name)
-            print(f"{name}\t{t.kind}\t{t.array_rows}x{t.array_cols}x{t.cores} @ {t.clock_mhz:g} MHz\t"
-                  f"{t.tops:.2f} TOPS peak\t{t.title}")
+            dot = f" dot{t.dot_width}" if t.dot_width > 1 else ""
+            print(f"{name}\t{t.kind}\t{t.array_rows}x{t.array_cols}{dot} x{t.cores} core @ {t.clock_mhz:g} MHz\t"
+                  f"{t.macs_per_cycle} MACs/cycle\t{t.tops:.2f} TOPS peak\t{t.title}")
         else:
             print(name)
     return 0
