@@ -108,3 +108,15 @@ def test_partition_planner_picks_the_body_input(tmp_path, photos, model_file):
     plain = build_calibration_set(images, labels, tv, tmp_path / "cal2", n=2, mode="body", model=original,
                                   target="edge-10")
     assert (plain.shape, plain.dtype, plain.layout) == ((224, 224, 3), "uint8", "HWC")
+
+
+def test_multimodal_companions_stay_aligned_with_their_image(tmp_path, photos):
+    images, labels = list(photos.values()), list(photos)
+    tokens = [np.full((1, 4), k, np.int64) for k in range(len(images))]
+    spec = PRESETS["classification_torchvision"]
+    cs = build_calibration_set(images, labels, spec, tmp_path, n=3, seed=4, companions={"tokens": tokens})
+    for sample in cs.manifest["samples"]:
+        assert sample["companions"] == {"tokens": sample["file"].replace(".npy", ".tokens.npy")}
+        np.testing.assert_array_equal(np.load(tmp_path / sample["companions"]["tokens"]), tokens[sample["index"]])
+    with pytest.raises(InputError, match="companion input 'tokens': 2 samples for 6 images"):
+        build_calibration_set(images, labels, spec, tmp_path, companions={"tokens": tokens[:2]})

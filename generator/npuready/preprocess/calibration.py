@@ -17,7 +17,7 @@ import io
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -101,8 +101,14 @@ def build_calibration_set(images: Sequence[ImageLike], labels: Sequence[Any], sp
                           folder: str | os.PathLike, n: int = 100, seed: int = 0, mode: str = "body",
                           model: str | os.PathLike | None = None, body_input: str | None = None,
                           body_layout: str = "HWC", source: str = "", target: str | None = None,
+                          companions: Mapping[str, Sequence[np.ndarray]] | None = None,
                           progress: Callable[[Sequence[int]], Any] | None = None) -> CalibrationSet:
-    """Write ``n`` stratified calibration tensors and ``manifest.json`` into ``folder``."""
+    """Write ``n`` stratified calibration tensors and ``manifest.json`` into ``folder``.
+
+    ``companions`` (multimodal models): other model inputs per source image, by input name; the
+    chosen samples' companions are written beside the image tensor (``sample_00000.<name>.npy``)
+    so every calibration sample stays aligned across modalities.
+    """
     from npuready.atomic import write_bytes, write_json
     from npuready.preprocess.bind import bind_to_model
 
@@ -112,6 +118,10 @@ def build_calibration_set(images: Sequence[ImageLike], labels: Sequence[Any], sp
         raise InputError(f"body layout {body_layout!r}: choose one of {', '.join(LAYOUTS)}")
     if len(images) != len(labels):
         raise InputError(f"calibration source: {len(images)} images but {len(labels)} labels")
+    for key, values in (companions or {}).items():
+        if len(values) != len(images):
+            raise InputError(f"companion input {key!r}: {len(values)} samples for {len(images)} images; "
+                             "give one per image, in the same order")
     if body_input and mode != "body":
         raise InputError("--body-input only applies to mode 'body'")
     if body_input and model is None:
@@ -134,7 +144,12 @@ def build_calibration_set(images: Sequence[ImageLike], labels: Sequence[Any], sp
         name = f"sample_{k:05d}.npy"
         write_bytes(out / name, _npy_bytes(x))
         shape, dtype = tuple(x.shape), str(x.dtype)
-        samples.append({"file": name, "label": np.asarray(labels[int(i)]).item(), "index": int(i)})
+        extra = {}
+        for key, values in (companions or {}).items():
+            extra[key] = f"sample_{k:05d}.{key}.npy"
+            write_bytes(out / extra[key], _npy_bytes(np.asarray(values[int(i)])))
+        samples.append({"file": name, "label": np.asarray(labels[int(i)]).item(), "index": int(i),
+                        **({"companions": extra} if extra else {})})
     per_class: dict[str, int] = {}
     for s in samples:
         per_class[str(s["label"])] = per_class.get(str(s["label"]), 0) + 1
