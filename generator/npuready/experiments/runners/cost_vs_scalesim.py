@@ -24,8 +24,11 @@ from npuready.targets import load_target
 
 
 def compare(graph, target, python: Path, workdir: Path) -> dict[str, Any]:
-    """One model x one array: per-layer pairs and totals."""
-    t = dataclasses.replace(target, cores=1, engine="systolic-os", dot_width=1)
+    """One model x one array (one core of the target): per-layer pairs and totals."""
+    if target.engine != "systolic-os":
+        raise InputError(f"target {target.name}: engine '{target.engine}' is not a systolic array; SCALE-Sim "
+                         "validates systolic-os targets only")
+    t = dataclasses.replace(target, cores=1)
     nodes, sims = [], []
     for node in graph.nodes:
         layer = scalesim.sim_layer(graph, node)
