@@ -55,3 +55,13 @@ def gemm_no_transpose() -> onnx.ModelProto:
 def uint8_output() -> onnx.ModelProto:
     nodes = [N("Cast", ["x"], ["y"], name="cast", to=TensorProto.UINT8)]
     return model(nodes, [value("x", [1, 10])], [value("y", [1, 10], TensorProto.UINT8)], [], name="cast_only")
+
+
+def erf_gelu() -> onnx.ModelProto:
+    """GELU as torch exports it at opset 17: x / sqrt(2) → Erf → + 1 → x · (…) → · 0.5."""
+    inits = [const("sqrt2", np.array(np.sqrt(2.0), np.float32)), const("one", np.array(1.0, np.float32)),
+             const("half", np.array(0.5, np.float32))]
+    nodes = [N("Div", ["x", "sqrt2"], ["d"], name="div"), N("Erf", ["d"], ["e"], name="erf"),
+             N("Add", ["e", "one"], ["a"], name="add"), N("Mul", ["x", "a"], ["m"], name="mul"),
+             N("Mul", ["m", "half"], ["y"], name="mul_half")]
+    return model(nodes, [value("x", [1, 8])], [value("y", [1, 8])], inits, name="erf_gelu")

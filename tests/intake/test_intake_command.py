@@ -23,7 +23,7 @@ def test_text_report_diagnoses_and_prescribes(user_model, capsys):
     assert out.startswith(f"Intake report: {user_model} on edge-10-nolut\n")
     for part in ("DIAGNOSIS", "lint: 1 ERROR", "R005 act1 (Sigmoid)", "partition: fragmented: 2 NPU segments",
                  "hot spots (top layers by simulated cycles):", "[high] wide-weight-range conv1",
-                 "PRESCRIPTION (in order)", "1. Swap Sigmoid → Clip [auto with --apply]",
+                 "PRESCRIPTION (in order)", "1. Swap Sigmoid → ReLU6 (Clip) [auto with --apply]",
                  "Quantise weights per output channel", "Basis: lint and partition rest on the ONNX graph"):
         assert part in out
     assert "APPLIED" not in out

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import onnxruntime as ort
 
-from intake_models import conv_net, sum_branches
+from intake_models import conv_net, erf_gelu, sum_branches
 from npuready.intake.whatif import bypass, replacement_op, rewrite_equivalents, swap_ops
 from npuready.targets import load_target
 
@@ -39,3 +39,10 @@ def test_bypass_makes_identity():
 def test_replacement_preference_follows_the_target():
     assert replacement_op(load_target("edge-10")) == "HardSwish"
     assert replacement_op(load_target("edge-10-nolut")) == "Clip"
+
+
+def test_erf_gelu_pattern_is_swapped_as_a_whole():
+    m = swap_ops(erf_gelu(), ["erf"], "Relu")
+    assert [(n.op_type, n.name) for n in m.graph.node] == [("Relu", "mul_half")]
+    x = np.linspace(-3, 3, 8, dtype=np.float32)[None]
+    assert np.array_equal(_run(m, x), np.maximum(x, 0))

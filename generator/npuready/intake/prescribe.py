@@ -111,8 +111,12 @@ def _swap(diag: Diagnosis, target, moved: set[str]) -> list[Action]:
         return []
     before = measure(diag.graph.model, target)
     after = measure(swap_ops(diag.graph.model, nodes, new), target)
-    ops = sorted({diag.graph.node(n).op_type for n in nodes})
-    return [Action("swap-activation", f"Swap {', '.join(ops)} → {new}",
+    from npuready.intake.whatif import gelu_span
+
+    ops = sorted({"GELU (Erf pattern)" if diag.graph.node(n).op_type == "Erf" and gelu_span(diag.graph, n)
+                  else diag.graph.node(n).op_type for n in nodes})
+    shown = {"Clip": "ReLU6 (Clip)", "Relu": "ReLU", "HardSwish": "HardSwish"}[new]
+    return [Action("swap-activation", f"Swap {', '.join(ops)} → {shown}",
                    f"{target.name} runs {', '.join(ops)} on the host; every one splits the NPU body and adds two "
                    "transfers. Swap and recover accuracy with a short fine-tune",
                    f"lint ERRORs {before['lint_errors']} → {after['lint_errors']}, NPU segments "

@@ -33,15 +33,59 @@ def _copy(model: onnx.ModelProto) -> onnx.ModelProto:
     return m
 
 
+def gelu_span(graph, erf_name: str) -> tuple[str, str, tuple[str, ...]] | None:
+    """The exported erf-GELU around Erf ``erf_name``: ``x / c → Erf → + 1 → x · (…) → · 0.5`` (the last two
+    multiplications in either order). Returns (x, output tensor, node names) or None when it is not that pattern."""
+    erf = graph.node(erf_name)
+    div = graph.producers.get(erf.inputs[0])
+    if div is None or div.op_type != "Div" or not graph.is_constant(div.inputs[1]):
+        return None
+    x = div.inputs[0]
+    chain, out = [div.name, erf.name], erf.outputs[0]
+    saw_x = saw_half = False
+    for expect in ("Add", "Mul", "Mul"):
+        users = graph.consumers.get(out, ())
+        if len(users) != 1 or users[0].op_type != expect:
+            return None
+        node = users[0]
+        other = [i for i in node.inputs if i != out]
+        if expect == "Mul" and other == [x]:
+            saw_x = True
+        elif not (len(other) == 1 and graph.is_constant(other[0])):
+            return None
+        elif expect == "Mul":
+            saw_half = True
+        chain.append(node.name)
+        out = node.outputs[0]
+    return (x, out, tuple(chain)) if saw_x and saw_half else None
+
+
 def swap_ops(model: onnx.ModelProto, nodes: Iterable[str], new_op: str) -> onnx.ModelProto:
-    """Replace the named single-output nodes by ``new_op`` on their first input (Clip gets 0..6)."""
+    """Replace the named single-output nodes by ``new_op`` on their first input (Clip gets 0..6). An Erf that
+    is the core of an exported GELU is replaced together with its pattern (Div, Add, Mul, Mul)."""
+    from npuready.graph import load
+
     m = _copy(model)
     wanted = set(nodes)
+    graph = load(m)
+    spans = {}
+    for name in list(wanted):
+        if graph.node(name).op_type == "Erf" and (span := gelu_span(graph, name)):
+            spans[span[2][-1]] = span
+            wanted -= {name}
+    drop = {n for _, _, chain in spans.values() for n in chain[:-1]}
     lo, hi = "__whatif_clip_lo", "__whatif_clip_hi"
     for i, node in enumerate(m.graph.node):
-        if node.name in wanted:
+        if node.name in spans:
+            x, out, _ = spans[node.name]
+            inputs = [x] + ([lo, hi] if new_op == "Clip" else [])
+            m.graph.node[i].CopyFrom(helper.make_node(new_op, inputs, [out], name=node.name))
+        elif node.name in wanted:
             inputs = [node.input[0]] + ([lo, hi] if new_op == "Clip" else [])
             m.graph.node[i].CopyFrom(helper.make_node(new_op, inputs, [node.output[0]], name=node.name))
+    keep = [n for n in m.graph.node if n.name not in drop]
+    del m.graph.node[:]
+    m.graph.node.extend(keep)
     if new_op == "Clip":
         m.graph.initializer.extend([numpy_helper.from_array(np.array(0.0, np.float32), lo),
                                     numpy_helper.from_array(np.array(6.0, np.float32), hi)])
