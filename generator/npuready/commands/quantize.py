@@ -16,7 +16,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "--baseline writes onnxruntime's own quantize_static (MinMax) on the same calibration set.",
         epilog="Exit codes: 0 written, 2 unusable input or usage error.")
     p.add_argument("model", metavar="M.onnx", help="float ONNX model")
-    p.add_argument("--method", choices=sorted(OBSERVERS), default="minmax", help="activation observer (default: minmax)")
+    p.add_argument("--method", choices=sorted(OBSERVERS), default="minmax",
+                   help="activation observer (default: minmax)")
     p.add_argument("--out", "-o", required=True, metavar="Q.onnx", help="where to write the QDQ model")
     p.add_argument("--calibration", default="fashion-mnist:train",
                    help="calibration inputs: fashion-mnist:train, a calibration folder (manifest.json, from the "

@@ -87,7 +87,8 @@ def save(graph: IntGraph, path: str | Path) -> Path:
                     "params": params, "rounding": op.rounding})
     header = {"format": "npuready-intgraph/1", "name": graph.name, "input": graph.input,
               "input_shape": list(graph.input_shape), "outputs": list(graph.outputs), "rounding": graph.rounding,
-              "batchable": graph.batchable, "tensors": [{"name": t.name, "float_name": t.float_name, "shape": list(t.shape), "scale": t.scale,
+              "batchable": graph.batchable,
+              "tensors": [{"name": t.name, "float_name": t.float_name, "shape": list(t.shape), "scale": t.scale,
                            "zero_point": t.zero_point} for t in graph.tensors.values()],
               "ops": ops}
     arrays["__header__"] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)

@@ -24,7 +24,8 @@ def build(b, node) -> IntOp:
     out, lo, hi = b.output(node)
     weight = w.values
     if weight.ndim != 4:
-        raise InputError(f"node {node.name}: Conv with {weight.ndim - 2}-D kernel; only 2-D convolutions run on the integer engine")
+        raise InputError(f"node {node.name}: Conv with {weight.ndim - 2}-D kernel; only 2-D convolutions run on "
+                         "the integer engine")
     o = weight.shape[0]
     # ----- checks -----
     if np.any(w.zero_point != 0):

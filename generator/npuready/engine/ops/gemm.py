@@ -28,7 +28,8 @@ def build(b, node) -> IntOp:
                                    or node.attr("transA", 0)):
         raise InputError(f"node {node.name}: Gemm with alpha/beta != 1 or transA; fold them into the weights")
     if w.values.ndim != 2:
-        raise InputError(f"node {node.name}: weight rank {w.values.ndim}; the integer Gemm/MatMul needs a 2-D constant weight")
+        raise InputError(f"node {node.name}: weight rank {w.values.ndim}; the integer Gemm/MatMul needs a 2-D "
+                         "constant weight")
     if np.any(w.zero_point != 0):
         raise InputError(f"node {node.name}: weight zero point is not 0; quantise weights symmetrically")
     trans = node.op_type == "Gemm" and node.attr("transB", 0)

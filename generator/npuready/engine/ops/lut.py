@@ -2,6 +2,8 @@
 
 A 256-entry table is built once at export from the float function evaluated at every input code
 (``fixedpoint.quantize_table``); execution is a pure table lookup, as TFLite's int8 LUT kernels do.
+LeakyRelu's table is TFLite's integer formula instead (identity/alpha fixed-point multipliers), so it
+matches LiteRT's kernel exactly; the other tables are float-derived (declared, not TFLite's kernels).
 """
 from __future__ import annotations
 
@@ -82,6 +84,18 @@ def is_unary(b, node) -> bool:
     return bool(node.inputs) and node.inputs[0] in b.act_dq and _unary(b, node) is not None
 
 
+def _leaky_relu_table(node, x, out, rounding: str) -> np.ndarray:
+    """TFLite's integer LeakyRelu evaluated for every code: identity and alpha multipliers, no float."""
+    alpha = float(node.attr("alpha", 0.01))
+    m_id, s_id = fixedpoint.quantize_multiplier(float(np.float32(x.scale)) / float(np.float32(out.scale)))
+    m_a, s_a = fixedpoint.quantize_multiplier(float(np.float32(np.float32(x.scale) * np.float32(alpha)))
+                                              / float(np.float32(out.scale)))
+    v = np.arange(-128, 128, dtype=np.int64) - x.zero_point
+    y = np.where(v >= 0, fixedpoint.multiply_by_quantized_multiplier(v, m_id, s_id, rounding),
+                 fixedpoint.multiply_by_quantized_multiplier(v, m_a, s_a, rounding))
+    return fixedpoint.saturate(y.astype(np.int64) + out.zero_point, -128, 127)
+
+
 # ----- params -------------------------------------------------------------------------------
 def build(b, node) -> IntOp:
     """One table for the chain of unary nodes from ``node`` to the next QuantizeLinear (e.g. Div → Erf)."""
@@ -102,7 +116,10 @@ def build(b, node) -> IntOp:
             v = f(np.asarray(v, np.float64))
         return v
 
-    table = fixedpoint.quantize_table(chain, x.scale, x.zero_point, out.scale, out.zero_point)
+    if names == ["LeakyRelu"]:
+        table = _leaky_relu_table(node, x, out, fixedpoint.resolve_rounding(b.rounding, "Lut"))
+    else:
+        table = fixedpoint.quantize_table(chain, x.scale, x.zero_point, out.scale, out.zero_point)
     table = np.clip(table, lo, hi).astype(np.int8)
     return IntOp(node.name, "Lut", (x.name,), (out.name,), {"table": table, "function": "→".join(names)},
                  b.rounding)
