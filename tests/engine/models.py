@@ -115,10 +115,12 @@ def quantize(model: onnx.ModelProto, tmp_path, per_channel: bool = True) -> onnx
 
 
 def write_committed(folder) -> None:
-    """Regenerate tests/engine/data/{cnn_qdq.onnx, cnn_inputs.npz} (the LiteRT cross-check fixture)."""
+    """Regenerate tests/engine/data/{cnn,elementwise}_qdq.onnx and {cnn,elementwise}_inputs.npz
+    (the LiteRT cross-check fixtures)."""
     import tempfile
     from pathlib import Path
 
     folder = Path(folder)
-    onnx.save(quantize(cnn(), Path(tempfile.mkdtemp())), folder / "cnn_qdq.onnx")
-    np.savez_compressed(folder / "cnn_inputs.npz", x=(calibration(8, seed=11)[:, 0] * 1.5).astype(np.float32))
+    for name, build in (("cnn", cnn), ("elementwise", elementwise)):
+        onnx.save(quantize(build(), Path(tempfile.mkdtemp())), folder / f"{name}_qdq.onnx")
+        np.savez_compressed(folder / f"{name}_inputs.npz", x=(calibration(8, seed=11)[:, 0] * 1.5).astype(np.float32))

@@ -152,3 +152,14 @@ def test_mean_multiplier_folds_the_count():
     m, s = fp.quantize_multiplier(0.8)
     m2, s2 = fp.mean_multiplier(m, s, 49)
     assert (m2, s2) == ((m << 5) // 49, s - 5)
+
+
+def test_tflite_logistic_table_shape_and_fixed_points():
+    t = fp.tflite_logistic_table(0.1, 3).astype(int)
+    assert t.shape == (256,)
+    assert np.all(np.diff(t) >= 0)  # monotone
+    assert t[3 + 128] == 0  # logistic(0) = 0.5 -> 0.5 * 256 - 128
+    assert t[0] == -128 and t[-1] == 127  # inputs beyond the radius saturate (x = -13.1 and +12.4)
+    x = (np.arange(-128, 128) - 3) * 0.1
+    ideal = np.clip(np.round(1 / (1 + np.exp(-x)) * 256) - 128, -128, 127)
+    assert np.abs(t - ideal).max() <= 1  # fixed-point exp is accurate to one output LSB

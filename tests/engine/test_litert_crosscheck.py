@@ -13,10 +13,13 @@ from npuready.verify.litert_oracle import compare_with_litert  # noqa: E402
 DATA = Path(__file__).parent / "data"
 
 
+@pytest.mark.parametrize("name", ["cnn", "elementwise"])
 @pytest.mark.parametrize("engine", [numpy_engine, cpp_engine], ids=["numpy", "cpp"])
-def test_every_tensor_matches_litert_reference(engine):
-    model = str(DATA / "cnn_qdq.onnx")
-    x = np.load(DATA / "cnn_inputs.npz")["x"]
+def test_every_tensor_matches_litert_reference(engine, name):
+    """cnn: Conv (regular, depthwise, grouped), Add, MaxPool, AveragePool, Mean, Reshape, Gemm;
+    elementwise: Sigmoid, LeakyRelu, Mul, Concat (rescaling), Transpose, Reshape, MatMul."""
+    model = str(DATA / f"{name}_qdq.onnx")
+    x = np.load(DATA / f"{name}_inputs.npz")["x"]
     graph = export_integer_graph(model, rounding="tflite-ref")
     report = compare_with_litert(model, x, graph, engine=engine, optimized=False)
     s = report.summary()

@@ -243,3 +243,83 @@ def exp_table(input_scale: float, bits: int = 15) -> np.ndarray:
     """Softmax table: E[d] = round(exp(-d·s_in)·2^bits) for the 256 code distances d = max - x."""
     d = np.arange(256, dtype=np.float64)
     return round_to_int(np.exp(-d * float(np.float32(input_scale))) * (1 << bits))
+
+
+# ----- gemmlowp fixed-point transcendental functions (TFLite's int8 LOGISTIC / TANH kernels) -------------
+# Values are int32 raw fixed-point numbers with a given count of integer bits (Q(ib).(31-ib)); products
+# use saturating_rounding_doubling_high_mul, sums wrap like int32. Evaluated at export only (tables).
+
+def _wrap32(v) -> np.ndarray:
+    return ((_i64(v) + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
+
+
+def _mul(a, b) -> np.ndarray:
+    return saturating_rounding_doubling_high_mul(a, b).astype(np.int64)
+
+
+def _shl_sat(x, exponent: int) -> np.ndarray:
+    """SaturatingRoundingMultiplyByPOT with a positive exponent: left shift, saturating at int32."""
+    x = _i64(x)
+    threshold = (1 << (31 - exponent)) - 1
+    return np.where(x > threshold, INT32_MAX, np.where(x < -threshold, INT32_MIN, x << exponent))
+
+
+def _exp_on_interval_between_negative_one_quarter_and_0_excl(a) -> np.ndarray:
+    constant_term, one_third = 1895147668, 715827883
+    x = _wrap32(_i64(a) + (1 << 28))
+    x2 = _mul(x, x)
+    x3 = _mul(x2, x)
+    x4 = _mul(x2, x2)
+    x4_over_4 = rounding_divide_by_pot(x4, 2).astype(np.int64)
+    poly = rounding_divide_by_pot(_wrap32(_mul(_wrap32(x4_over_4 + x3), one_third) + x2), 1).astype(np.int64)
+    return _wrap32(constant_term + _mul(constant_term, _wrap32(x + poly)))
+
+
+def exp_on_negative_values(a, integer_bits: int) -> np.ndarray:
+    """gemmlowp exp_on_negative_values: exp(a) for a <= 0 in Q(integer_bits), result in Q0."""
+    frac = 31 - integer_bits
+    a = _i64(a)
+    one_quarter = 1 << (frac - 2)
+    a_mod = _wrap32((a & (one_quarter - 1)) - one_quarter)
+    result = _exp_on_interval_between_negative_one_quarter_and_0_excl(_shl_sat(a_mod, integer_bits))
+    remainder = _wrap32(a_mod - a)
+    for exponent, multiplier in ((-2, 1672461947), (-1, 1302514674), (0, 790015084), (1, 290630308),
+                                 (2, 39332535), (3, 720401), (4, 242)):
+        if integer_bits > exponent:
+            bit = (remainder & (1 << (frac + exponent))) != 0
+            result = np.where(bit, _mul(result, multiplier), result)
+    if integer_bits > 5:
+        result = np.where(a < -(1 << (36 - integer_bits)), 0, result)
+    return np.where(a == 0, INT32_MAX, result)
+
+
+def one_over_one_plus_x_for_x_in_0_1(a) -> np.ndarray:
+    """gemmlowp: 1 / (1 + a) for a in [0, 1) in Q0, by three Newton-Raphson steps in Q2."""
+    s = _i64(a) + INT32_MAX
+    half_denominator = (s + np.where(s >= 0, 1, -1)) // 2  # RoundingHalfSum (operands are >= 0 here)
+    x = _wrap32(1515870810 + _mul(half_denominator, -1010580540))
+    for _ in range(3):
+        one_minus = _wrap32((1 << 29) - _mul(half_denominator, x))
+        x = _wrap32(x + _shl_sat(_mul(x, one_minus), 2))
+    return _shl_sat(x, 1)
+
+
+def gemmlowp_logistic(a, integer_bits: int) -> np.ndarray:
+    """gemmlowp logistic: input raw in Q(integer_bits), output raw in Q0."""
+    a = _i64(a)
+    positive = one_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(-np.abs(a), integer_bits))
+    out = np.where(a > 0, positive, INT32_MAX - positive)
+    return np.where(a == 0, 1 << 30, out)
+
+
+def tflite_logistic_table(in_scale: float, in_zp: int) -> np.ndarray:
+    """TFLite's reference int8 LOGISTIC for every input code (output scale 1/256, zero point -128)."""
+    input_bits = 4
+    real = float(np.float32(in_scale)) * float(1 << (31 - input_bits))
+    m, shift = quantize_multiplier(real)
+    radius = int(math.floor(((1 << input_bits) - 1) * float(1 << (31 - input_bits)) / float(1 << shift)))
+    v = np.arange(-128, 128, dtype=np.int64) - in_zp
+    q4 = multiply_by_quantized_multiplier(np.clip(v, -radius, radius), m, shift, "double").astype(np.int64)
+    out = rounding_divide_by_pot(gemmlowp_logistic(q4, input_bits), 23).astype(np.int64) - 128
+    out = np.where(v <= -radius, -128, np.where(v >= radius, 127, out))
+    return np.clip(out, -128, 127).astype(np.int8)
