@@ -45,3 +45,13 @@ def test_cle_reduces_per_tensor_quantisation_error():
     err_plain = np.mean((run(plain, calib) - ref) ** 2)
     err_cle = np.mean((run(cle, calib) - ref) ** 2)
     assert err_cle < err_plain
+
+
+def test_shared_bias_gets_a_private_copy():
+    m = chain()
+    conv3 = next(n for n in m.graph.node if n.name == "conv3")
+    conv3.input[2] = "b2"  # conv2 and conv3 (both 16 channels) now read one bias, as torch's dedup does
+    res = equalize(m)
+    x = calibration(4)
+    assert np.max(np.abs(run(res.model, x) - run(m, x))) <= 1e-4
+    assert [p.first for p in res.pairs if p.equalised] == ["conv1", "conv2", "conv3"]

@@ -78,6 +78,44 @@ def _scale_in(w: np.ndarray, s: np.ndarray, group: int) -> np.ndarray:
     return w
 
 
+def private_weights(model: onnx.ModelProto) -> onnx.ModelProto:
+    """A copy where every Conv reads its own weight/bias initializer directly.
+
+    The torch exporter deduplicates equal constants (e.g. the all-zero biases of untrained BatchNorms)
+    and reads them through Identity nodes; rescaling one Conv must not rescale another, so each Conv
+    gets a private copy. Unused Identity nodes and initializers are left for onnxruntime to drop.
+    """
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    inits = {t.name: t for t in out.graph.initializer}
+    identity = {n.output[0]: n.input[0] for n in out.graph.node if n.op_type == "Identity" and n.input}
+    uses: dict[str, int] = {}
+    for n in out.graph.node:
+        for i in n.input:
+            uses[i] = uses.get(i, 0) + 1
+    taken = set(inits) | {o for n in out.graph.node for o in n.output}
+    for n in out.graph.node:
+        if n.op_type != "Conv":
+            continue
+        for k in range(1, min(len(n.input), 3)):
+            name = source = n.input[k]
+            while source in identity:
+                source = identity[source]
+            if source not in inits or (name == source and uses.get(name, 0) == 1):
+                continue
+            new, j = f"{source}_private", 0
+            while new in taken:
+                j += 1
+                new = f"{source}_private{j}"
+            taken.add(new)
+            copy = onnx.TensorProto()
+            copy.CopyFrom(inits[source])
+            copy.name = new
+            out.graph.initializer.append(copy)
+            n.input[k] = new
+    return out
+
+
 def _find_pairs(model: onnx.ModelProto):
     """[(A node, B node | None, between op types, reason)] for every Conv A in the graph."""
     g = load_graph(model)
@@ -130,7 +168,7 @@ def _find_pairs(model: onnx.ModelProto):
 
 def equalize(model: onnx.ModelProto, max_sweeps: int = 20, tol: float = 1e-8) -> CLEResult:
     """Float ONNX → float ONNX with equalised per-channel weight ranges (same function)."""
-    g, found = _find_pairs(model)
+    g, found = _find_pairs(private_weights(model))
     weights: dict[str, np.ndarray] = {}
 
     def get(name: str) -> np.ndarray:

@@ -81,12 +81,27 @@ def qdq_layers(float_model: onnx.ModelProto, qdq_model: onnx.ModelProto) -> list
     return layers
 
 
-def session(model: onnx.ModelProto, names=()):
-    """onnxruntime session (optimisations off, one thread) exposing ``names`` as extra outputs."""
-    import onnxruntime as ort
-
+def _dynamic_batch(model: onnx.ModelProto) -> onnx.ModelProto:
     m = onnx.ModelProto()
     m.CopyFrom(model)
+    del m.graph.value_info[:]
+    for vi in list(m.graph.input) + list(m.graph.output):
+        if vi.type.tensor_type.shape.dim:
+            vi.type.tensor_type.shape.dim[0].dim_param = "N"
+    return m
+
+
+def session(model: onnx.ModelProto, names=(), dynamic_batch: bool = False):
+    """onnxruntime session (optimisations off, one thread) exposing ``names`` as extra outputs.
+
+    ``dynamic_batch`` renames the first dimension of the graph inputs/outputs to ``N`` (the zoo graphs
+    are exported at batch 1) so several images can run in one call.
+    """
+    import onnxruntime as ort
+
+    m = _dynamic_batch(model) if dynamic_batch else onnx.ModelProto()
+    if not dynamic_batch:
+        m.CopyFrom(model)
     have = {o.name for o in m.graph.output}
     for name in names:
         if name not in have:
@@ -98,14 +113,36 @@ def session(model: onnx.ModelProto, names=()):
     return ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
 
 
+def run_batched(model: onnx.ModelProto, names, batches, chunk: int = 64):
+    """Yield ``[value per name]`` over the calibration set, ``chunk`` images per call when the graph
+    runs at a dynamic batch (checked against one image), else one input at a time."""
+    names = list(names)
+    batches = list(batches)
+    try:
+        s = session(model, names, dynamic_batch=True)
+        feed = s.get_inputs()[0].name
+        x = np.concatenate(batches)
+        if len(batches) > 1:
+            one = session(model, names)
+            want = one.run(names, {feed: batches[0]})
+            got = s.run(names, {feed: x[:2]})
+            if any(g.shape[1:] != w.shape[1:] or not np.allclose(g[:1], w, atol=1e-5) for g, w in zip(got, want)):
+                raise ValueError("batched run differs from batch 1")
+        chunks = [x[i:i + chunk] for i in range(0, len(x), chunk)]
+    except Exception:  # a graph with a hard-coded batch of 1 (e.g. Reshape constants)
+        s = session(model, names)
+        feed = s.get_inputs()[0].name
+        chunks = batches
+    for c in chunks:
+        yield s.run(names, {feed: c})
+
+
 def collect(model: onnx.ModelProto, names, batches) -> dict[str, np.ndarray]:
     """{tensor: values stacked over the batches (axis 0)} for ``names``."""
     names = list(dict.fromkeys(names))
-    s = session(model, names)
-    feed = s.get_inputs()[0].name
     got: dict[str, list[np.ndarray]] = {n: [] for n in names}
-    for x in batches:
-        for n, v in zip(names, s.run(names, {feed: x})):
+    for values in run_batched(model, names, batches):
+        for n, v in zip(names, values):
             got[n].append(v)
     return {n: np.concatenate(v) for n, v in got.items()}
 
@@ -113,12 +150,10 @@ def collect(model: onnx.ModelProto, names, batches) -> dict[str, np.ndarray]:
 def channel_means(model: onnx.ModelProto, names, batches) -> dict[str, np.ndarray]:
     """{tensor: mean over every axis but 1 (channels)} over the calibration set, float64."""
     names = list(dict.fromkeys(names))
-    s = session(model, names)
-    feed = s.get_inputs()[0].name
     sums: dict[str, np.ndarray] = {}
     count: dict[str, int] = {}
-    for x in batches:
-        for n, v in zip(names, s.run(names, {feed: x})):
+    for values in run_batched(model, names, batches):
+        for n, v in zip(names, values):
             v = np.asarray(v, np.float64)
             axes = tuple(a for a in range(v.ndim) if a != 1)
             sums[n] = sums.get(n, 0.0) + v.sum(axis=axes)
