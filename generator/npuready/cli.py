@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "partition": "npuready.commands.partition",
     "cost": "npuready.commands.cost",
     "targets": "npuready.commands.targets",
+    "train": "npuready.commands.train",
     "preprocess": "npuready.commands.preprocess",
     "quantize": "npuready.commands.quantize",
     "verify": "npuready.commands.verify",

@@ -12,6 +12,7 @@ RUNNERS: dict[str, str] = {
     "cost-per-target": "npuready.experiments.runners.cost_per_target",
     "preprocess-doctor": "npuready.experiments.runners.preprocess_doctor",
     "norm-fusion": "npuready.experiments.runners.norm_fusion",
+    "zoo-training": "npuready.experiments.runners.zoo_training",
     "intake": "npuready.experiments.runners.intake",
     "bitexact-litert": "npuready.experiments.runners.bitexact_litert",
     "parity-ladder": "npuready.experiments.runners.parity_ladder",

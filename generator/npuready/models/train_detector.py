@@ -1,0 +1,184 @@
+"""Train the zoo detector on the synthetic detection set and score mAP@0.5 on its test split.
+
+Assignment (FCOS-style centre sampling): a grid cell is positive for a box when its centre lies
+inside the box and within 2.5 strides of the box centre. Loss: binary cross-entropy on the class
+logits of every cell (normalised by the number of positives) + L1 and GIoU on the decoded box of
+positive cells. Augmentation: horizontal flip. Scoring runs the same numpy post-processing the
+exported model uses (``npuready.models.detector_post``).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from torch import nn
+
+from npuready.data.detection import DetectionSet, detection_set
+from npuready.models.detection_metrics import mean_average_precision
+from npuready.models.detector import STRIDE
+from npuready.models.detector_post import postprocess
+from npuready.models.budget import Budget, one_cycle_factor
+from npuready.models.progress import progress_bar
+from npuready.models.zoo import ZooSpec
+
+TRAIN_IMAGES = 4000
+TEST_IMAGES = 500
+CENTRE_RADIUS = 2.5
+
+
+@dataclass(frozen=True)
+class DetectorResult:
+    model: nn.Module
+    train_seconds: float
+    train_cpu_seconds: float
+    map50: float
+    per_class_ap: dict
+    test_images: int
+    epochs: float
+    history: tuple[dict, ...]
+
+    @property
+    def metrics(self) -> dict:
+        return {"test_map50": round(self.map50, 4), "test_images": self.test_images,
+                "per_class_ap50": {str(k): round(v, 4) for k, v in self.per_class_ap.items()},
+                "test_set": f"synthetic detection test split ({self.test_images} images, seed 2)"}
+
+
+def to_input(images: np.ndarray) -> torch.Tensor:
+    """uint8 N×H×W×3 RGB → float32 N×3×H×W in [0, 1] (the detector's input contract)."""
+    return torch.from_numpy(images).permute(0, 3, 1, 2).float().div_(255.0).contiguous()
+
+
+def build_targets(data: DetectionSet, grid: int, num_classes: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Per image: class targets N×C×G×G, box targets N×4×G×G (pixels x1y1x2y2), positive mask N×G×G."""
+    n = len(data)
+    cls = torch.zeros(n, num_classes, grid, grid)
+    box = torch.zeros(n, 4, grid, grid)
+    pos = torch.zeros(n, grid, grid, dtype=torch.bool)
+    centres = (torch.arange(grid, dtype=torch.float32) + 0.5) * STRIDE
+    cy, cx = torch.meshgrid(centres, centres, indexing="ij")
+    for i in range(n):
+        for b, label in zip(data.boxes[i], data.labels[i]):
+            x1, y1, x2, y2 = (float(v) for v in b)
+            mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+            inside = (cx > x1) & (cx < x2) & (cy > y1) & (cy < y2)
+            near = ((cx - mx).abs() < CENTRE_RADIUS * STRIDE) & ((cy - my).abs() < CENTRE_RADIUS * STRIDE)
+            mask = inside & near
+            if not mask.any():  # tiny box: take the cell holding its centre
+                mask = torch.zeros_like(mask)
+                mask[min(int(my // STRIDE), grid - 1), min(int(mx // STRIDE), grid - 1)] = True
+            cls[i, int(label)][mask] = 1.0
+            box[i, :, mask] = torch.tensor([x1, y1, x2, y2])[:, None]
+            pos[i] |= mask
+    return cls, box, pos
+
+
+def decode_torch(dist: torch.Tensor) -> torch.Tensor:
+    """N×4×G×G distances (stride units) → N×4×G×G x1y1x2y2 pixels."""
+    g = dist.shape[-1]
+    centres = torch.arange(g, dtype=torch.float32) + 0.5
+    cy, cx = torch.meshgrid(centres, centres, indexing="ij")
+    return torch.stack([cx - dist[:, 0], cy - dist[:, 1], cx + dist[:, 2], cy + dist[:, 3]], 1) * STRIDE
+
+
+def giou(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """Generalised IoU of matching rows of K×4 x1y1x2y2 boxes."""
+    lt, rb = torch.max(a[:, :2], b[:, :2]), torch.min(a[:, 2:], b[:, 2:])
+    inter = (rb - lt).clamp(min=0).prod(1)
+    area_a, area_b = (a[:, 2:] - a[:, :2]).clamp(min=0).prod(1), (b[:, 2:] - b[:, :2]).prod(1)
+    union = area_a + area_b - inter
+    hull = (torch.max(a[:, 2:], b[:, 2:]) - torch.min(a[:, :2], b[:, :2])).prod(1)
+    iou = inter / union.clamp(min=1e-6)
+    return iou - (hull - union) / hull.clamp(min=1e-6)
+
+
+def detector_loss(dist, logits, cls_t, box_t, pos) -> torch.Tensor:
+    n_pos = pos.sum().clamp(min=1)
+    cls_loss = nn.functional.binary_cross_entropy_with_logits(logits, cls_t, reduction="sum") / n_pos
+    pred = decode_torch(dist).permute(0, 2, 3, 1)[pos]
+    target = box_t.permute(0, 2, 3, 1)[pos]
+    box_loss = (1 - giou(pred, target)).sum() / n_pos + (pred - target).abs().sum() / (n_pos * STRIDE * 4)
+    return cls_loss + 2.0 * box_loss
+
+
+@torch.no_grad()
+def evaluate_map(model: nn.Module, data: DetectionSet, num_classes: int) -> tuple[float, dict]:
+    model.eval()
+    x = to_input(data.images)
+    preds = []
+    for i in range(0, len(x), 100):
+        dist, logits = model(x[i:i + 100])
+        preds += [postprocess(d, c) for d, c in zip(dist.numpy(), logits.numpy())]
+    return mean_average_precision([p.boxes for p in preds], [p.scores for p in preds], [p.labels for p in preds],
+                                  data.boxes, data.labels, num_classes)
+
+
+def train_detector(spec: ZooSpec, epochs: int, seed: int = 0, show_progress: bool = True, log=print,
+                   budget: Budget | None = None) -> DetectorResult:
+    """Train for ``epochs`` (OneCycleLR), or until ``budget`` is used (schedule by budget fraction)."""
+    torch.manual_seed(seed)
+    generator = torch.Generator().manual_seed(seed)
+    train = detection_set("train", TRAIN_IMAGES)
+    test = detection_set("test", TEST_IMAGES)
+    model = spec.build()
+    num_classes = model.cls_branch[-1].out_channels
+    grid = spec.input_shape[-1] // STRIDE
+    x_train = to_input(train.images)
+    cls_t, box_t, pos = build_targets(train, grid, num_classes)
+    recipe = spec.recipe
+    optimizer = torch.optim.AdamW(model.parameters(), lr=recipe.lr, weight_decay=recipe.weight_decay)
+    steps_per_epoch = len(x_train) // recipe.batch
+    scheduler = None
+    if budget is None:
+        scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=recipe.lr, epochs=epochs,
+                                                        steps_per_epoch=steps_per_epoch, pct_start=0.2)
+    else:
+        budget.start()
+    size = spec.input_shape[-1]
+    history, seconds, cpu_seconds, steps_done = [], 0.0, 0.0, 0
+    epoch, finished = 0, False
+    while not finished:
+        model.train()
+        start, cpu_start = time.perf_counter(), time.process_time()
+        order = torch.randperm(len(x_train), generator=generator)
+        total, steps = 0.0, 0
+        label = f"detector epoch {epoch + 1}" + ("" if budget else f"/{epochs}")
+        for step in progress_bar(range(steps_per_epoch), label, show_progress):
+            if budget is not None:
+                p = budget.fraction()
+                if p >= 1.0:
+                    break
+                for group in optimizer.param_groups:
+                    group["lr"] = recipe.lr * one_cycle_factor(p)
+            idx = order[step * recipe.batch:(step + 1) * recipe.batch]
+            xb, cb, bb, pb = x_train[idx], cls_t[idx], box_t[idx].clone(), pos[idx]
+            flip = torch.rand(len(idx), generator=generator) < 0.5
+            if flip.any():  # mirror images, grids and boxes (x1' = size - x2, x2' = size - x1)
+                xb, cb, pb = xb.clone(), cb.clone(), pb.clone()
+                xb[flip], cb[flip], pb[flip] = xb[flip].flip(-1), cb[flip].flip(-1), pb[flip].flip(-1)
+                fb = bb[flip]
+                bb[flip] = torch.stack([size - fb[:, 2], fb[:, 1], size - fb[:, 0], fb[:, 3]], 1)
+            dist, logits = model(xb)
+            loss = detector_loss(dist, logits, cb, bb, pb)
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            optimizer.step()
+            if scheduler is not None:
+                scheduler.step()
+            total += loss.item()
+            steps += 1
+        seconds += time.perf_counter() - start
+        cpu_seconds += time.process_time() - cpu_start
+        steps_done += steps
+        epoch += 1
+        finished = (budget is None and epoch >= epochs) or (budget is not None and steps < steps_per_epoch)
+        row = {"epoch": epoch, "steps": steps, "loss": round(total / max(steps, 1), 4), "seconds": round(seconds, 1),
+               "cpu_seconds": round(cpu_seconds, 1)}
+        history.append(row)
+        log(f"detector: {row}")
+    map50, per_class = evaluate_map(model, test, num_classes)
+    log(f"detector: mAP@0.5 {map50:.4f} on {len(test)} test images, {seconds:.1f} s training")
+    return DetectorResult(model.eval(), seconds, cpu_seconds, map50, per_class, len(test),
+                          round(steps_done / steps_per_epoch, 2), tuple(history))

@@ -1,0 +1,75 @@
+"""The zoo registry: one entry per model name (explicit dict), with its input contract and recipe.
+
+Input contract for the Fashion-MNIST classifiers: float32 1×1×28×28, ``(x/255 - MEAN) / STD``.
+The detector takes float32 1×3×96×96 RGB, ``x/255`` (mean 0, std 1). Both are written to
+``zoo/zoo.json`` by the trainer so other stages never re-type them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from torch import nn
+
+from npuready.models.detector import Detector
+from npuready.models.mobilenetv2 import MobileNetV2Small
+from npuready.models.resnet20 import ResNet20
+from npuready.models.tinycnn import TinyCNN
+from npuready.models.vit_tiny import ViTTiny
+
+#: Fashion-MNIST training-set pixel mean and std of x/255 (rounded to 4 digits; the contract).
+FASHION_MEAN = 0.2860
+FASHION_STD = 0.3530
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How the trainer trains one model (defaults of ``npuready train``)."""
+    epochs: int
+    batch: int
+    optimizer: str          # "sgd" (momentum 0.9, nesterov) or "adamw"
+    lr: float               # OneCycle peak learning rate
+    weight_decay: float
+    label_smoothing: float = 0.0
+
+
+@dataclass(frozen=True)
+class ZooSpec:
+    name: str
+    kind: str                                  # "classifier" or "detector"
+    build: Callable[[], nn.Module]
+    input_shape: tuple[int, int, int, int]
+    mean: tuple[float, ...]
+    std: tuple[float, ...]
+    recipe: Recipe
+    target: float                              # the accuracy (or mAP@0.5) the issue asks for
+    description: str
+
+
+ZOO: dict[str, ZooSpec] = {
+    "tinycnn": ZooSpec("tinycnn", "classifier", TinyCNN, (1, 1, 28, 28), (FASHION_MEAN,), (FASHION_STD,),
+                       Recipe(epochs=4, batch=128, optimizer="adamw", lr=4e-3, weight_decay=5e-4),
+                       0.90, "tiny CNN (3 conv blocks + Gemm) for the quickstart; one-minute training budget"),
+    "resnet20": ZooSpec("resnet20", "classifier", ResNet20, (1, 1, 28, 28), (FASHION_MEAN,), (FASHION_STD,),
+                        Recipe(epochs=6, batch=128, optimizer="sgd", lr=0.1, weight_decay=5e-4),
+                        0.92, "ResNet-20 (CIFAR variant, 16/32/64 channels, 1×1 projection shortcuts)"),
+    "mobilenetv2": ZooSpec("mobilenetv2", "classifier", MobileNetV2Small, (1, 1, 28, 28), (FASHION_MEAN,),
+                           (FASHION_STD,),
+                           Recipe(epochs=6, batch=128, optimizer="adamw", lr=4e-3, weight_decay=1e-4),
+                           0.91, "MobileNetV2-style (inverted residuals, depthwise 3×3, ReLU6 → Clip)"),
+    "vit_tiny": ZooSpec("vit_tiny", "classifier", ViTTiny, (1, 1, 28, 28), (FASHION_MEAN,), (FASHION_STD,),
+                        Recipe(epochs=10, batch=128, optimizer="adamw", lr=2e-3, weight_decay=0.05,
+                               label_smoothing=0.1),
+                        0.88, "tiny ViT (4×4 patches, dim 64, depth 4, 4 heads; LayerNorm, GELU, softmax)"),
+    "detector": ZooSpec("detector", "detector", Detector, (1, 3, 96, 96), (0.0, 0.0, 0.0), (1.0, 1.0, 1.0),
+                        Recipe(epochs=12, batch=32, optimizer="adamw", lr=3e-3, weight_decay=1e-4),
+                        0.80, "anchor-free YOLO-style detector (stride 8, 12×12 grid, ltrb + class logits)"),
+}
+
+
+def spec(name: str) -> ZooSpec:
+    from npuready.errors import InputError
+
+    if name not in ZOO:
+        raise InputError(f"zoo model {name!r}: unknown; choose one of {', '.join(ZOO)}")
+    return ZOO[name]
