@@ -31,7 +31,7 @@ def _cpp_vs_numpy(graph, x, chunk: int = 100) -> dict:
 
 
 def run(ctx: RunContext) -> dict:
-    import ai_edge_litert
+    from importlib.metadata import version
 
     from npuready.engine.export import export_integer_graph
     from npuready.quant.inputs import load_inputs
@@ -39,7 +39,8 @@ def run(ctx: RunContext) -> dict:
     from npuready.verify.litert_oracle import compare_with_litert
 
     p = ctx.params
-    ctx.tool("ai-edge-litert", ai_edge_litert.__version__ if hasattr(ai_edge_litert, "__version__") else "2.3.0")
+    for dist in ("ai-edge-litert", "onnxruntime", "onnx", "numpy"):
+        ctx.tool(dist, version(dist))
     ctx.seed("calibration", p.get("seed", 0))
     results: dict = {}
     for name in p["models"]:

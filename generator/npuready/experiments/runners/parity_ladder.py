@@ -16,7 +16,11 @@ def run(ctx: RunContext) -> dict:
     from npuready.quant.zoo_qdq import quantize_zoo, zoo_path
     from npuready.verify.ladder import run_ladder
 
+    from importlib.metadata import version
+
     p = ctx.params
+    for dist in ("onnxruntime", "onnx", "numpy"):
+        ctx.tool(dist, version(dist))
     ctx.seed("calibration", p.get("seed", 0))
     data = load_inputs("fashion-mnist:test", p["images"])
     results: dict = {}
