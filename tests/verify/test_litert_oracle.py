@@ -10,7 +10,7 @@ from npuready.engine import cpp_engine, numpy_engine  # noqa: E402
 from npuready.engine.export import export_integer_graph  # noqa: E402
 from npuready.verify.litert_oracle import compare_with_litert  # noqa: E402
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "engine" / "data"
 
 
 @pytest.mark.parametrize("name", ["cnn", "elementwise"])
