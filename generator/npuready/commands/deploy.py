@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Take a float ONNX model (or a zoo name) through the deployment pipeline of seed 000: lint "
                     "(any ERROR blocks) → partition plan and simulated cost (recorded) → stratified calibration "
                     "from --calib DIR → INT8 post-training quantisation (QDQ, onnxruntime) → integer graph "
-                    "(NumPy engine; an op without an integer kernel blocks) → parity ladder and gate (integer vs "
+                    "(an op without an integer kernel blocks) → parity ladder and gate (integer vs "
                     "float top-1 agreement and accuracy drop; failure blocks) → registry. An accepted model is "
                     "copied into the registry folder and index.json records its hashes, target, the evidence of "
                     "every stage and the command to reproduce it. A blocked model is not registered: the reason is "
@@ -49,6 +49,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-drop", type=float, default=0.01,
                    help="gate: maximum accuracy drop float → integer, absolute (default: 0.01)")
     p.add_argument("--seed", type=int, default=0, help="calibration sampling seed (default: 0)")
+    p.add_argument("--engine", choices=["numpy", "cpp"], default="numpy",
+                   help="integer engine for the parity gate (bit-identical twins; cpp is faster; default: numpy)")
     p.add_argument("--format", "-f", choices=["text", "json"], default="text", help="report format (default: text)")
     p.set_defaults(func=run)
 
@@ -60,7 +62,7 @@ def command_line(args: argparse.Namespace) -> str:
     for flag, value, default in (("--name", args.name, None), ("--calib-images", args.calib_images, 100),
                                  ("--parity-images", args.parity_images, 200), ("--preprocess", args.preprocess, None),
                                  ("--min-agreement", args.min_agreement, 0.99), ("--max-drop", args.max_drop, 0.01),
-                                 ("--seed", args.seed, 0)):
+                                 ("--seed", args.seed, 0), ("--engine", args.engine, "numpy")):
         if value != default:
             parts += [flag, str(value)]
     if args.per_tensor:
@@ -85,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
                         name=args.name or src.zoo_name, calib_images=args.calib_images,
                         parity_images=args.parity_images, per_channel=not args.per_tensor,
                         min_agreement=args.min_agreement, max_drop=args.max_drop, preprocess=preprocess,
-                        seed=args.seed)
+                        seed=args.seed, engine=args.engine)
     log = (lambda s: print(f"deploy: {s}", file=sys.stderr)) if sys.stderr.isatty() else (lambda s: None)
     result = deploy(src.path, settings, command_line(args), log=log)
     sys.stdout.write(dumps_json(result.to_dict()) if args.format == "json" else render_text(result))

@@ -36,6 +36,7 @@ class Settings:
     max_drop: float = 0.01
     preprocess: str | None = None
     seed: int = 0
+    engine: str = "numpy"      # integer engine of the parity ladder: numpy | cpp (bit-identical twins)
 
 
 @dataclass(frozen=True)
@@ -193,7 +194,7 @@ def deploy(model_path: "str | Path", settings: Settings, command: str,
     stages.append(StageResult("engine", "passed", f"{len(intgraph.ops)} integer ops ({', '.join(kinds)}), "
                               f"rounding {intgraph.rounding}",
                               {"ops": len(intgraph.ops), "kinds": kinds, "rounding": intgraph.rounding,
-                               "engine": "numpy"}))
+                               "engine": settings.engine}))
 
     log("parity ladder and gate")
     parity = _parity(graph.model, qdq, data, sp, settings)
@@ -220,7 +221,7 @@ def _parity(float_model, qdq, data, sp, settings: Settings) -> StageResult:
     labels = data.class_labels
     x = data.x[sp.parity].reshape(len(sp.parity), *data.x.shape[2:])
     y = labels[sp.parity] if labels is not None else None
-    result = run_ladder(float_model, qdq, x, y, engine="numpy", model_name="deploy")
+    result = run_ladder(float_model, qdq, x, y, engine=settings.engine, model_name="deploy")
     limits = GateLimits(settings.min_agreement, settings.max_drop)
     verdict = gate(result, limits)
     worst = max(result.tensors, key=lambda t: t.mismatch_propagated, default=None)

@@ -5,7 +5,7 @@ training images as calibration). After: the prescribed automatic actions — act
 lead's ``surgery.swap.swap_activations`` and a short recovery fine-tune (``surgery.recover``),
 per-channel weights, a stratified calibration set of the prescribed size. Accuracies are measured
 here on the committed Fashion-MNIST subset test split (onnxruntime float, onnxruntime fake-quant on
-the QDQ model, the NumPy integer engine); cycles are simulated; lint counts are structural.
+the QDQ model, the C++ integer engine, NumPy when it cannot be built); cycles are simulated; lint counts are structural.
 """
 from __future__ import annotations
 
@@ -79,16 +79,21 @@ def onnx_accuracy(model: onnx.ModelProto, x: np.ndarray, y: np.ndarray) -> float
 
 
 def integer_accuracy(qdq: onnx.ModelProto, x: np.ndarray, y: np.ndarray) -> tuple[float | None, str]:
-    from npuready.engine import numpy_engine
+    """Top-1 of the integer graph: the C++ engine (bit-identical twin of the NumPy engine, faster), or the
+    NumPy engine when the C++ library cannot be built here."""
+    from npuready.engine import cpp_engine, numpy_engine
     from npuready.engine.export import export_integer_graph
 
     try:
         graph = export_integer_graph(qdq)
     except InputError as exc:
         return None, f"integer engine cannot run this model: {exc}"
-    codes = numpy_engine.run(graph, x, keep=False)[graph.outputs[0]]
+    try:
+        codes, engine = cpp_engine.run(graph, x, keep=False)[graph.outputs[0]], "C++"
+    except (InputError, OSError):
+        codes, engine = numpy_engine.run(graph, x, keep=False)[graph.outputs[0]], "NumPy"
     pred = graph.dequantize(graph.outputs[0], codes).reshape(len(x), -1).argmax(1)
-    return float((pred == y).mean()), f"NumPy integer engine, rounding {graph.rounding}"
+    return float((pred == y).mean()), f"{engine} integer engine, rounding {graph.rounding}"
 
 
 def measure(name: str, model: onnx.ModelProto, target: Target, x: np.ndarray, y: np.ndarray,
