@@ -16,4 +16,5 @@ RUNNERS: dict[str, str] = {
     "intake": "npuready.experiments.runners.intake",
     "bitexact-litert": "npuready.experiments.runners.bitexact_litert",
     "parity-ladder": "npuready.experiments.runners.parity_ladder",
+    "ptq-methods": "npuready.experiments.runners.ptq_methods",
 }
