@@ -42,3 +42,18 @@ def test_gate_limits_on_synthetic_results():
     assert gate(r, GateLimits(0.97, 0.02)).exit_code == 0
     v = gate(r, GateLimits(0.99, 0.01))
     assert v.exit_code == 1 and len(v.reasons) == 2
+
+
+def test_require_bitexact_gate_uses_litert_reference(ladder_files, capsys):
+    import pytest
+
+    pytest.importorskip("ai_edge_litert")
+    loose = ("--images", "12", "--min-agreement", "0", "--max-drop", "1", "--require-bitexact", "--format", "json")
+    assert _verify(ladder_files, *loose) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["litert_reference"]["tensors_mismatched"] == 0
+    assert report["litert_reference"]["tensors_compared"] == 12 * len(report["result"]["tensors"])
+    # single rounding everywhere is not what LiteRT's reference convolutions do: the gate blocks it
+    assert _verify(ladder_files, *loose, "--rounding", "single") == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["litert_reference"]["tensors_mismatched"] > 0

@@ -30,6 +30,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="gate: maximum accuracy drop float → integer, absolute (default: 0.01)")
     p.add_argument("--format", "-f", choices=["text", "json"], default="text", help="report format (default: text)")
     p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    p.add_argument("--litert", action="store_true",
+                   help="also cross-check every int8 tensor against LiteRT's reference kernels (BUILTIN_REF) on the "
+                        "same images (needs the 'validate' extra: ai-edge-litert); with --require-bitexact any "
+                        "mismatch fails the gate")
+    p.add_argument("--require-bitexact", action="store_true",
+                   help="gate: fail (exit 1) when any tensor differs from LiteRT's reference kernels (implies --litert)")
     p.add_argument("--save-integer-graph", metavar="FILE.npz",
                    help="also write the exported integer graph (int8 weights, int32 bias, M0/shift, zero points, "
                         "declared rounding per op) to FILE.npz")
@@ -72,11 +78,32 @@ def run(args: argparse.Namespace) -> int:
         from npuready.engine.export import export_integer_graph
 
         intgraph.save(export_integer_graph(qm.model, rounding=args.rounding), args.save_integer_graph)
+    litert = None
+    if args.litert or args.require_bitexact:
+        litert = _litert_check(qm.model, data.x, args)
     limits = GateLimits(args.min_agreement, args.max_drop)
-    verdict = gate(result, limits)
-    text = to_json(result, verdict, limits) if args.format == "json" else to_text(result, verdict, limits)
+    verdict = gate(result, limits, litert if args.require_bitexact else None)
+    text = (to_json(result, verdict, limits, litert) if args.format == "json"
+            else to_text(result, verdict, limits, litert))
     if args.output:
         write_text(args.output, text)
     else:
         sys.stdout.write(text)
     return verdict.exit_code
+
+
+def _litert_check(qdq, x, args) -> dict:
+    from npuready.errors import InputError
+
+    try:
+        import ai_edge_litert  # noqa: F401
+    except ImportError:
+        raise InputError("--litert: ai-edge-litert is not installed; pip install 'npuready[validate]'") from None
+    from npuready.engine import cpp_engine, numpy_engine
+    from npuready.engine.export import export_integer_graph
+    from npuready.verify.litert_oracle import compare_with_litert
+
+    graph = export_integer_graph(qdq, rounding=args.rounding)
+    engine = {"numpy": numpy_engine, "cpp": cpp_engine}[args.engine]
+    report = compare_with_litert(qdq, x, graph, engine=engine, optimized=False, progress=_progress())
+    return report.summary()

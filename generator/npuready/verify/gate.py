@@ -20,7 +20,8 @@ class GateVerdict:
         return 0 if self.passed else 1
 
 
-def gate(result, limits: GateLimits) -> GateVerdict:
+def gate(result, limits: GateLimits, litert: dict | None = None) -> GateVerdict:
+    """Verdict on a ladder result; ``litert`` (an oracle summary) adds a bit-exactness requirement."""
     reasons = []
     agree = result.agreement["integer_vs_float"]
     if agree < limits.min_agreement:
@@ -29,4 +30,7 @@ def gate(result, limits: GateLimits) -> GateVerdict:
         drop = result.accuracy["float"] - result.accuracy["integer"]
         if drop > limits.max_accuracy_drop:
             reasons.append(f"accuracy drop {drop:.4f} > limit {limits.max_accuracy_drop:.4f}")
+    if litert is not None and litert["tensors_mismatched"]:
+        reasons.append(f"{litert['tensors_mismatched']} of {litert['tensors_compared']} tensors differ from LiteRT's "
+                       "reference kernels")
     return GateVerdict(not reasons, tuple(reasons))

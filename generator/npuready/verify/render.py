@@ -4,13 +4,30 @@ from __future__ import annotations
 from npuready.atomic import dumps_json
 
 
-def to_json(result, verdict, limits) -> str:
-    return dumps_json({"result": result.to_dict(), "gate": {"passed": verdict.passed, "reasons": list(verdict.reasons),
-                                                            "limits": limits.__dict__, "exit_code": verdict.exit_code},
-                       "evidence": "measured"})
+def to_json(result, verdict, limits, litert: dict | None = None) -> str:
+    doc = {"result": result.to_dict(), "gate": {"passed": verdict.passed, "reasons": list(verdict.reasons),
+                                                "limits": limits.__dict__, "exit_code": verdict.exit_code},
+           "evidence": "measured"}
+    if litert is not None:
+        doc["litert_reference"] = litert
+    return dumps_json(doc)
 
 
-def to_text(result, verdict, limits) -> str:
+def _litert_lines(litert: dict) -> list[str]:
+    bad = [r for r in litert["ops"] if r["mismatched_propagated"] or r["mismatched_local"]]
+    lines = [f"LiteRT BUILTIN_REF cross-check: {litert['tensors_compared'] - litert['tensors_mismatched']} of "
+             f"{litert['tensors_compared']} tensors bit-identical over {litert['images']} images "
+             f"({litert['elements_mismatched_propagated']} of {litert['elements_compared']} codes differ end to end, "
+             f"{litert['elements_mismatched_local']} locally)"]
+    lines += [f"  {r['op']} ({r['kind']}): {r['mismatched_local']} codes differ from identical inputs, "
+              f"{r['mismatched_propagated']} end to end" for r in bad]
+    skipped = [r["op"] for r in litert["ops"] if not r["compared"]]
+    if skipped:
+        lines.append(f"  not compared (no LiteRT tensor): {', '.join(skipped)}")
+    return lines
+
+
+def to_text(result, verdict, limits, litert: dict | None = None) -> str:
     out = [f"parity ladder: {result.model} on {result.images} images (integer engine: {result.engine}, "
            f"rounding profile: {result.rounding_profile})"]
     if result.accuracy:
@@ -25,6 +42,9 @@ def to_text(result, verdict, limits) -> str:
     out.append("")
     out.append(f"first divergence > 1 LSB: {result.first_divergence or 'none'}")
     out.extend(result.explanation)
+    if litert is not None:
+        out.append("")
+        out.extend(_litert_lines(litert))
     out.append("")
     if verdict.passed:
         out.append(f"GATE PASS (agreement >= {limits.min_agreement}, accuracy drop <= {limits.max_accuracy_drop})")
