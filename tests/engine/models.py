@@ -36,15 +36,15 @@ def cnn() -> onnx.ModelProto:
 
 
 def elementwise() -> onnx.ModelProto:
-    """Mul, Concat, Transpose, Reshape, Sigmoid, LeakyRelu, MatMul."""
+    """Mul, Concat, Transpose, Reshape, Sigmoid, Tanh, LeakyRelu, MatMul."""
     rng = np.random.default_rng(1)
-    inits = [_init(rng, "w1", (4, 1, 3, 3)), _init(rng, "b1", (4,), 0.1), _init(rng, "wm", (8 * 14 * 14, 10), 0.05),
-             nh.from_array(np.array([1, 14 * 14 * 8], np.int64), "shape")]
+    inits = [_init(rng, "w1", (4, 1, 3, 3)), _init(rng, "b1", (4,), 0.1), _init(rng, "wm", (12 * 14 * 14, 10), 0.05),
+             nh.from_array(np.array([1, 14 * 14 * 12], np.int64), "shape")]
     nodes = [
         h.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1], strides=[2, 2]),
         h.make_node("Sigmoid", ["c1"], ["s"]), h.make_node("Mul", ["c1", "s"], ["m"]),
-        h.make_node("LeakyRelu", ["c1"], ["lr"], alpha=0.1),
-        h.make_node("Concat", ["m", "lr"], ["cat"], axis=1),
+        h.make_node("LeakyRelu", ["c1"], ["lr"], alpha=0.1), h.make_node("Tanh", ["c1"], ["th"]),
+        h.make_node("Concat", ["m", "lr", "th"], ["cat"], axis=1),
         h.make_node("Transpose", ["cat"], ["t"], perm=[0, 2, 3, 1]),
         h.make_node("Reshape", ["t", "shape"], ["rs"]),
         h.make_node("MatMul", ["rs", "wm"], ["y"])]

@@ -31,7 +31,7 @@ def test_fused_relu_becomes_clamp(qdq_models):
 def test_elementwise_exports_lut_mul_concat_transpose(qdq_models):
     g = export_integer_graph(qdq_models["elementwise"])
     kinds = [op.kind for op in g.ops]
-    assert kinds == ["Quantize", "Conv", "Lut", "Lut", "Mul", "Concat", "Transpose", "Reshape", "Gemm"]
+    assert kinds == ["Quantize", "Conv", "Lut", "Lut", "Lut", "Mul", "Concat", "Transpose", "Reshape", "Gemm"]
     sigmoid = g.ops[2]
     assert sigmoid.params["table"].shape == (256,) and sigmoid.params["function"] == "Sigmoid"
 

@@ -17,7 +17,7 @@ DATA = Path(__file__).parents[1] / "engine" / "data"
 @pytest.mark.parametrize("engine", [numpy_engine, cpp_engine], ids=["numpy", "cpp"])
 def test_every_tensor_matches_litert_reference(engine, name):
     """cnn: Conv (regular, depthwise, grouped), Add, MaxPool, AveragePool, Mean, Reshape, Gemm;
-    elementwise: Sigmoid, LeakyRelu, Mul, Concat (rescaling), Transpose, Reshape, MatMul."""
+    elementwise: Sigmoid, Tanh, LeakyRelu, Mul, Concat (rescaling), Transpose, Reshape, MatMul."""
     model = str(DATA / f"{name}_qdq.onnx")
     x = np.load(DATA / f"{name}_inputs.npz")["x"]
     graph = export_integer_graph(model, rounding="tflite-ref")

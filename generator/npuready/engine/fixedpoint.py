@@ -293,15 +293,46 @@ def exp_on_negative_values(a, integer_bits: int) -> np.ndarray:
     return np.where(a == 0, INT32_MAX, result)
 
 
-def one_over_one_plus_x_for_x_in_0_1(a) -> np.ndarray:
-    """gemmlowp: 1 / (1 + a) for a in [0, 1) in Q0, by three Newton-Raphson steps in Q2."""
+def _newton_reciprocal_q2(a) -> np.ndarray:
+    """gemmlowp's Newton-Raphson estimate of 2 / (1 + a) for a in [0, 1) in Q0; result raw in Q2."""
     s = _i64(a) + INT32_MAX
     half_denominator = (s + np.where(s >= 0, 1, -1)) // 2  # RoundingHalfSum (operands are >= 0 here)
     x = _wrap32(1515870810 + _mul(half_denominator, -1010580540))
     for _ in range(3):
         one_minus = _wrap32((1 << 29) - _mul(half_denominator, x))
         x = _wrap32(x + _shl_sat(_mul(x, one_minus), 2))
-    return _shl_sat(x, 1)
+    return x
+
+
+def one_over_one_plus_x_for_x_in_0_1(a) -> np.ndarray:
+    """gemmlowp: 1 / (1 + a) for a in [0, 1) in Q0 (ExactMulByPot<-1> then Rescale<0> of the Q2 estimate)."""
+    return _shl_sat(_newton_reciprocal_q2(a), 1)
+
+
+def one_minus_x_over_one_plus_x_for_x_in_0_1(a) -> np.ndarray:
+    """gemmlowp: (1 - a) / (1 + a) for a in [0, 1) in Q0 (Rescale<0>(x - 1) of the Q2 estimate)."""
+    return _shl_sat(_wrap32(_newton_reciprocal_q2(a) - (1 << 29)), 2)
+
+
+def gemmlowp_tanh(a, integer_bits: int) -> np.ndarray:
+    """gemmlowp tanh: input raw in Q(integer_bits), output raw in Q0."""
+    a = _i64(a)
+    t = one_minus_x_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(-np.abs(a), integer_bits + 1))
+    out = np.where(a < 0, -t, t)
+    return np.where(a == 0, 0, out)
+
+
+def tflite_tanh_table(in_scale: float, in_zp: int) -> np.ndarray:
+    """TFLite's reference int8 TANH for every input code (output scale 1/128, zero point 0)."""
+    input_bits = 4
+    real = float(np.float32(in_scale)) * float(1 << (31 - input_bits))
+    m, shift = quantize_multiplier(real)
+    radius = int(math.floor(((1 << input_bits) - 1) * float(1 << (31 - input_bits)) / float(1 << shift)))
+    v = np.arange(-128, 128, dtype=np.int64) - in_zp
+    q4 = multiply_by_quantized_multiplier(np.clip(v, -radius, radius), m, shift, "double").astype(np.int64)
+    out = rounding_divide_by_pot(gemmlowp_tanh(q4, input_bits), 24).astype(np.int64)
+    out = np.where(v <= -radius, -128, np.where(v >= radius, 127, out))
+    return np.clip(out, -128, 127).astype(np.int8)
 
 
 def gemmlowp_logistic(a, integer_bits: int) -> np.ndarray:

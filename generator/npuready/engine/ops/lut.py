@@ -3,8 +3,8 @@
 A 256-entry table is built once at export from the float function evaluated at every input code
 (``fixedpoint.quantize_table``); execution is a pure table lookup, as TFLite's int8 LUT kernels do.
 LeakyRelu's table is TFLite's integer formula (identity/alpha fixed-point multipliers) and Sigmoid's is
-TFLite's gemmlowp fixed-point LOGISTIC followed by a requantisation, so both match LiteRT's kernels
-exactly; the other tables are float-derived (declared, not TFLite's kernels).
+TFLite's gemmlowp fixed-point LOGISTIC (Tanh: TANH) followed by a requantisation, so these match
+LiteRT's kernels exactly; the other tables are float-derived (declared, not TFLite's kernels).
 """
 from __future__ import annotations
 
@@ -97,13 +97,13 @@ def _leaky_relu_table(node, x, out, rounding: str) -> np.ndarray:
     return fixedpoint.saturate(y.astype(np.int64) + out.zero_point, -128, 127)
 
 
-def _logistic_table(x, out, rounding: str) -> np.ndarray:
-    """TFLite's int8 LOGISTIC (gemmlowp fixed point, output 1/256 and -128), requantised to ``out``."""
+def _fixed_table(table: np.ndarray, scale: float, zero_point: int, out, rounding: str) -> np.ndarray:
+    """A TFLite kernel table with fixed output quantisation (LOGISTIC 1/256,-128; TANH 1/128,0) requantised
+    to ``out`` as the TFLite export does (QUANTIZE int8 → int8)."""
     from npuready.engine.intgraph import QTensor
     from npuready.engine.ops import rescale
 
-    table = fixedpoint.tflite_logistic_table(x.scale, x.zero_point)
-    fixed = QTensor("logistic", "logistic", (256,), 1.0 / 256.0, -128)
+    fixed = QTensor("fixed", "fixed", (256,), scale, zero_point)
     return rescale.apply(rescale.params(fixed, out), table, -128, 127, rounding)
 
 
@@ -130,7 +130,11 @@ def build(b, node) -> IntOp:
     if names == ["LeakyRelu"]:
         table = _leaky_relu_table(node, x, out, fixedpoint.resolve_rounding(b.rounding, "Lut"))
     elif names == ["Sigmoid"]:
-        table = _logistic_table(x, out, fixedpoint.resolve_rounding(b.rounding, "Lut"))
+        table = _fixed_table(fixedpoint.tflite_logistic_table(x.scale, x.zero_point), 1.0 / 256.0, -128, out,
+                             fixedpoint.resolve_rounding(b.rounding, "Lut"))
+    elif names == ["Tanh"]:
+        table = _fixed_table(fixedpoint.tflite_tanh_table(x.scale, x.zero_point), 1.0 / 128.0, 0, out,
+                             fixedpoint.resolve_rounding(b.rounding, "Lut"))
     else:
         table = fixedpoint.quantize_table(chain, x.scale, x.zero_point, out.scale, out.zero_point)
     table = np.clip(table, lo, hi).astype(np.int8)
