@@ -68,3 +68,15 @@ def test_wide_ranges_prescribe_per_channel_weights():
 @pytest.mark.parametrize("model, expected", [(conv_net(), (100, 10)), (uint8_output(), (200, None))])
 def test_calibration_size_rule(model, expected):
     assert calibration_images(diagnose(model, "edge-10")) == expected
+
+
+def test_old_ir_model_from_the_onnx_wheel_gets_a_simulated_swap():
+    """pytorch-converted/test_Sigmoid is IR 3 / opset 6: the what-if Clip uses attributes, no initializers."""
+    from pathlib import Path
+
+    import onnx
+
+    path = Path(onnx.__file__).parent / "backend/test/data/pytorch-converted/test_Sigmoid/model.onnx"
+    [swap] = [a for a in prescribe(diagnose(path, "edge-10-nolut")) if a.id == "swap-activation"]
+    assert swap.effect["replacement"] == "Clip"
+    assert (swap.effect["before"]["lint_errors"], swap.effect["after"]["lint_errors"]) == (1, 0)

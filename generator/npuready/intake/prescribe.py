@@ -55,6 +55,16 @@ def calibration_images(diag: Diagnosis) -> tuple[int, int | None]:
     return CALIB_DEFAULT, None
 
 
+def _measured(diag: Diagnosis, target, rewrite) -> tuple[dict, dict] | str:
+    """(before, after) of a rewrite, or the reason the rewritten graph could not be measured."""
+    from npuready.errors import InputError
+
+    try:
+        return measure(diag.graph.model, target), measure(rewrite(diag.graph.model), target)
+    except InputError as exc:
+        return f"not simulated: {exc}"
+
+
 def _errors_on(diag: Diagnosis, nodes: set[str], rules: "set[str] | None" = None) -> int:
     return sum(1 for f in diag.lint.errors if f.node in nodes and (rules is None or f.rule in rules))
 
@@ -109,16 +119,19 @@ def _swap(diag: Diagnosis, target, moved: set[str]) -> list[Action]:
     new = replacement_op(target)
     if new is None:
         return []
-    before = measure(diag.graph.model, target)
-    after = measure(swap_ops(diag.graph.model, nodes, new), target)
+    pair = _measured(diag, target, lambda m: swap_ops(m, nodes, new))
     from npuready.intake.whatif import gelu_span
 
     ops = sorted({"GELU (Erf pattern)" if diag.graph.node(n).op_type == "Erf" and gelu_span(diag.graph, n)
                   else diag.graph.node(n).op_type for n in nodes})
     shown = {"Clip": "ReLU6 (Clip)", "Relu": "ReLU", "HardSwish": "HardSwish"}[new]
-    return [Action("swap-activation", f"Swap {', '.join(ops)} → {shown}",
-                   f"{target.name} runs {', '.join(ops)} on the host; every one splits the NPU body and adds two "
-                   "transfers. Swap and recover accuracy with a short fine-tune",
+    why = (f"{target.name} runs {', '.join(ops)} on the host; every one splits the NPU body and adds two "
+           "transfers. Swap and recover accuracy with a short fine-tune")
+    title = f"Swap {', '.join(ops)} → {shown}"
+    if isinstance(pair, str):
+        return [Action("swap-activation", title, why, pair, {"replacement": new}, tuple(nodes), automatic=True)]
+    before, after = pair
+    return [Action("swap-activation", title, why,
                    f"lint ERRORs {before['lint_errors']} → {after['lint_errors']}, NPU segments "
                    f"{before['npu_segments']} → {after['npu_segments']}, simulated cycles {before['cycles']} → "
                    f"{after['cycles']} (nodes replaced in place; accuracy needs retraining to tell)",
@@ -130,8 +143,13 @@ def _norms(diag: Diagnosis, target) -> list[Action]:
     nodes = list(dict.fromkeys(f.node for f in diag.lint.errors if f.rule == "R006" and not f.graph))
     if not nodes:
         return []
-    before = measure(diag.graph.model, target)
-    after = measure(bypass(diag.graph.model, nodes), target)
+    pair = _measured(diag, target, lambda m: bypass(m, nodes))
+    if isinstance(pair, str):
+        return [Action("replace-norm", "Replace run-time norms by BatchNorm (folds into the conv) and retrain",
+                       "LayerNorm/InstanceNorm/GroupNorm compute statistics at run time and do not fold into weights",
+                       f"clears {len(nodes)} ERROR(s); cycles {pair}", {"lint_errors_cleared": len(nodes)},
+                       tuple(nodes))]
+    before, after = pair
     return [Action("replace-norm", "Replace run-time norms by BatchNorm (folds into the conv) and retrain",
                    "LayerNorm/InstanceNorm/GroupNorm compute statistics at run time and do not fold into weights",
                    f"clears {len(nodes)} ERROR(s); at most {before['cycles'] - after['cycles']} simulated cycles saved "
@@ -162,9 +180,11 @@ def _splitters(diag: Diagnosis, target, handled: set[str]) -> list[Action]:
     used = used_tensors(diag.graph.model)
     exact = [n for n, _ in split if protos.get(n) is not None and equivalent(protos[n], used)]
     actions = []
+    pair = _measured(diag, target, lambda m: rewrite_equivalents(m, exact)) if exact else None
+    if isinstance(pair, str):
+        exact = []
     if exact:
-        before = measure(diag.graph.model, target)
-        after = measure(rewrite_equivalents(diag.graph.model, exact), target)
+        before, after = pair
         eq_ops = sorted({f"{diag.graph.node(n).op_type} → {equivalent(protos[n], used)}" for n in exact})
         actions.append(Action("rewrite-equivalent-ops", f"Rewrite {', '.join(eq_ops)} (exact at inference)",
                               f"{target.name} has no {', '.join(sorted({diag.graph.node(n).op_type for n in exact}))} "

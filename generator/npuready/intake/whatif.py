@@ -74,22 +74,28 @@ def swap_ops(model: onnx.ModelProto, nodes: Iterable[str], new_op: str) -> onnx.
             spans[span[2][-1]] = span
             wanted -= {name}
     drop = {n for _, _, chain in spans.values() for n in chain[:-1]}
-    lo, hi = "__whatif_clip_lo", "__whatif_clip_hi"
+    opset = next((o.version for o in m.opset_import if o.domain in ("", "ai.onnx")), 1)
     for i, node in enumerate(m.graph.node):
         if node.name in spans:
             x, out, _ = spans[node.name]
-            inputs = [x] + ([lo, hi] if new_op == "Clip" else [])
-            m.graph.node[i].CopyFrom(helper.make_node(new_op, inputs, [out], name=node.name))
+            m.graph.node[i].CopyFrom(_activation(new_op, x, out, node.name, opset))
         elif node.name in wanted:
-            inputs = [node.input[0]] + ([lo, hi] if new_op == "Clip" else [])
-            m.graph.node[i].CopyFrom(helper.make_node(new_op, inputs, [node.output[0]], name=node.name))
+            m.graph.node[i].CopyFrom(_activation(new_op, node.input[0], node.output[0], node.name, opset))
     keep = [n for n in m.graph.node if n.name not in drop]
     del m.graph.node[:]
+    if new_op == "Clip" and opset >= 11:  # bounds as Constant nodes: valid at every IR version
+        m.graph.node.extend([helper.make_node("Constant", [], [name], name=name, value=numpy_helper.from_array(
+            np.array(v, np.float32), name)) for name, v in (("__whatif_clip_lo", 0.0), ("__whatif_clip_hi", 6.0))])
     m.graph.node.extend(keep)
-    if new_op == "Clip":
-        m.graph.initializer.extend([numpy_helper.from_array(np.array(0.0, np.float32), lo),
-                                    numpy_helper.from_array(np.array(6.0, np.float32), hi)])
     return m
+
+
+def _activation(op: str, x: str, out: str, name: str, opset: int) -> onnx.NodeProto:
+    if op != "Clip":
+        return helper.make_node(op, [x], [out], name=name)
+    if opset < 11:  # Clip-6: bounds are attributes
+        return helper.make_node("Clip", [x], [out], name=name, min=0.0, max=6.0)
+    return helper.make_node("Clip", [x, "__whatif_clip_lo", "__whatif_clip_hi"], [out], name=name)
 
 
 # Exact equivalents at inference: op -> (replacement op, condition on the node). Only these are rewritten.
