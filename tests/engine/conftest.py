@@ -12,6 +12,6 @@ import models  # noqa: E402
 def qdq_models(tmp_path_factory):
     """{name: QDQ ModelProto} for the small test models (quantised once per session)."""
     out = {}
-    for name in ("cnn", "elementwise", "attention"):
+    for name in ("cnn", "elementwise", "attention", "attention_lite"):
         out[name] = models.quantize(getattr(models, name)(), tmp_path_factory.mktemp(name))
     return out

@@ -82,6 +82,23 @@ def attention() -> onnx.ModelProto:
     return _model(nodes, inits, [1, 10], opset=17)
 
 
+def attention_lite() -> onnx.ModelProto:
+    """Attention without LayerNorm (all ops have int8 TFLite kernels): MatMul of activations, Softmax."""
+    rng = np.random.default_rng(4)
+    inits = [_init(rng, "wp", (8, 1, 7, 7), 0.2), _init(rng, "bp", (8,), 0.1),
+             nh.from_array(np.array([1, 8, 16], np.int64), "s1"), _init(rng, "wq", (8, 8), 0.4),
+             _init(rng, "wk", (8, 8), 0.4), nh.from_array(np.array([1, 128], np.int64), "s2"),
+             _init(rng, "wh", (10, 128), 0.1), _init(rng, "bh", (10,), 0.1)]
+    nodes = [
+        h.make_node("Conv", ["x", "wp", "bp"], ["p"], kernel_shape=[7, 7], strides=[7, 7]),
+        h.make_node("Reshape", ["p", "s1"], ["p2"]), h.make_node("Transpose", ["p2"], ["tok"], perm=[0, 2, 1]),
+        h.make_node("MatMul", ["tok", "wq"], ["q"]), h.make_node("MatMul", ["tok", "wk"], ["k"]),
+        h.make_node("Transpose", ["k"], ["kt"], perm=[0, 2, 1]), h.make_node("MatMul", ["q", "kt"], ["att"]),
+        h.make_node("Softmax", ["att"], ["prob"], axis=-1), h.make_node("MatMul", ["prob", "tok"], ["ctx"]),
+        h.make_node("Reshape", ["ctx", "s2"], ["f"]), h.make_node("Gemm", ["f", "wh", "bh"], ["y"], transB=1)]
+    return _model(nodes, inits, [1, 10])
+
+
 def _model(nodes, inits, out_shape, opset: int = 13) -> onnx.ModelProto:
     g = h.make_graph(nodes, "test", [h.make_tensor_value_info("x", T.FLOAT, [1, 1, 28, 28])],
                      [h.make_tensor_value_info("y", T.FLOAT, out_shape)], inits)
@@ -115,12 +132,11 @@ def quantize(model: onnx.ModelProto, tmp_path, per_channel: bool = True) -> onnx
 
 
 def write_committed(folder) -> None:
-    """Regenerate tests/engine/data/{cnn,elementwise}_qdq.onnx and {cnn,elementwise}_inputs.npz
-    (the LiteRT cross-check fixtures)."""
+    """Regenerate tests/engine/data/<name>_qdq.onnx and <name>_inputs.npz (the LiteRT cross-check fixtures)."""
     import tempfile
     from pathlib import Path
 
     folder = Path(folder)
-    for name, build in (("cnn", cnn), ("elementwise", elementwise)):
+    for name, build in (("cnn", cnn), ("elementwise", elementwise), ("attention_lite", attention_lite)):
         onnx.save(quantize(build(), Path(tempfile.mkdtemp())), folder / f"{name}_qdq.onnx")
         np.savez_compressed(folder / f"{name}_inputs.npz", x=(calibration(8, seed=11)[:, 0] * 1.5).astype(np.float32))

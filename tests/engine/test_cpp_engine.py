@@ -17,7 +17,7 @@ def _agree(graph, x):
 
 
 @pytest.mark.parametrize("rounding", ["tflite-ref", "double", "single"])
-@pytest.mark.parametrize("name", ["cnn", "elementwise", "attention"])
+@pytest.mark.parametrize("name", ["cnn", "elementwise", "attention", "attention_lite"])
 def test_cpp_matches_numpy_on_every_tensor(qdq_models, name, rounding):
     graph = export_integer_graph(qdq_models[name], rounding=rounding)
     x = np.random.default_rng(3).standard_normal((6, 1, 28, 28)).astype(np.float32) * 2

@@ -163,3 +163,14 @@ def test_tflite_logistic_table_shape_and_fixed_points():
     x = (np.arange(-128, 128) - 3) * 0.1
     ideal = np.clip(np.round(1 / (1 + np.exp(-x)) * 256) - 128, -128, 127)
     assert np.abs(t - ideal).max() <= 1  # fixed-point exp is accurate to one output LSB
+
+
+def test_count_leading_zeros32():
+    x = np.concatenate([RNG.integers(1, (1 << 32) - 1, size=2000, dtype=np.int64), [0, 1, (1 << 31), (1 << 32) - 1]])
+    assert fp.count_leading_zeros32(x).tolist() == [32 - int(v).bit_length() for v in x]
+
+
+def test_tflite_softmax_row_of_equal_codes_is_uniform():
+    table, bits = fp.tflite_softmax_params(0.05)
+    y = fp.tflite_softmax(np.zeros((1, 4), np.int8), table, bits)
+    assert y.tolist() == [[-64, -64, -64, -64]]  # 1/4 at scale 1/256, zero point -128

@@ -13,11 +13,12 @@ from npuready.verify.litert_oracle import compare_with_litert  # noqa: E402
 DATA = Path(__file__).parents[1] / "engine" / "data"
 
 
-@pytest.mark.parametrize("name", ["cnn", "elementwise"])
+@pytest.mark.parametrize("name", ["cnn", "elementwise", "attention_lite"])
 @pytest.mark.parametrize("engine", [numpy_engine, cpp_engine], ids=["numpy", "cpp"])
 def test_every_tensor_matches_litert_reference(engine, name):
     """cnn: Conv (regular, depthwise, grouped), Add, MaxPool, AveragePool, Mean, Reshape, Gemm;
-    elementwise: Sigmoid, Tanh, LeakyRelu, Mul, Concat (rescaling), Transpose, Reshape, MatMul."""
+    elementwise: Sigmoid, Tanh, LeakyRelu, Mul, Concat (rescaling), Transpose, Reshape, MatMul;
+    attention_lite: MatMul of two activations (BATCH_MATMUL), Softmax (+ requantise), bias-free Gemm."""
     model = str(DATA / f"{name}_qdq.onnx")
     x = np.load(DATA / f"{name}_inputs.npz")["x"]
     graph = export_integer_graph(model, rounding="tflite-ref")

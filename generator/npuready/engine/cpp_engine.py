@@ -46,7 +46,7 @@ SIGNATURES = {
     "npr_concat": [C.POINTER(C.c_void_p), _P64, _I, _L, _L, _P8],
     "npr_gather": [_P8, _L, _L, _L, _P64, _L, _P8],
     "npr_matmul": [_P8, _P8, _L, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _P8],
-    "npr_softmax": [_P8, _L, _I, _P64, _I, _I, _I, _I, _I, _P8],
+    "npr_softmax": [_P8, _L, _I, _P64, _I, _P8],
     "npr_layernorm": [_P8, _L, _I, _I, _I, _L, _I, _I, _P64, _P64, _I, _I, _P8],
 }
 
@@ -211,9 +211,9 @@ def _matmul(op, xs, r):
 def _softmax(op, xs, r):
     p, x = op.params, _c8(xs[0])
     y = np.empty_like(x)
-    library().npr_softmax(x, x.size // x.shape[-1], x.shape[-1], np.ascontiguousarray(p["table"], np.int64),
-                          p["multiplier"], p["shift"], p["output_zero_point"], p["act_min"], p["act_max"], y)
-    return y
+    library().npr_softmax(x, x.size // x.shape[-1], x.shape[-1], np.ascontiguousarray(p["exp_table"], np.int64),
+                          p["acc_bits"], y)
+    return _rescale(p["rescale"], y, p["act_min"], p["act_max"], r)
 
 
 def _layernorm(op, xs, r):

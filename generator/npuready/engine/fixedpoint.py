@@ -239,10 +239,6 @@ def round_to_int(real, dtype=np.int64) -> np.ndarray:
     return (np.sign(a) * np.floor(np.abs(a) + 0.5)).astype(dtype)
 
 
-def exp_table(input_scale: float, bits: int = 15) -> np.ndarray:
-    """Softmax table: E[d] = round(exp(-d·s_in)·2^bits) for the 256 code distances d = max - x."""
-    d = np.arange(256, dtype=np.float64)
-    return round_to_int(np.exp(-d * float(np.float32(input_scale))) * (1 << bits))
 
 
 # ----- gemmlowp fixed-point transcendental functions (TFLite's int8 LOGISTIC / TANH kernels) -------------
@@ -354,3 +350,45 @@ def tflite_logistic_table(in_scale: float, in_zp: int) -> np.ndarray:
     out = rounding_divide_by_pot(gemmlowp_logistic(q4, input_bits), 23).astype(np.int64) - 128
     out = np.where(v <= -radius, -128, np.where(v >= radius, 127, out))
     return np.clip(out, -128, 127).astype(np.int8)
+
+
+def _input_radius(integer_bits: int, left_shift: int) -> int:
+    """TFLite CalculateInputRadius (total signed bits 31)."""
+    return int(math.floor(((1 << integer_bits) - 1) * float(1 << (31 - integer_bits)) / float(1 << left_shift)))
+
+
+def tflite_softmax_params(in_scale: float, beta: float = 1.0) -> tuple[np.ndarray, int]:
+    """TFLite's int8 SOFTMAX preparation: (exp table over code distances d = max - x as raw Q0, or -1 where
+    d is beyond diff_min and the output is the minimum; accumulation integer bits)."""
+    diff_bits = 5
+    real = min(beta * float(np.float32(in_scale)) * float(1 << (31 - diff_bits)), float((1 << 31) - 1))
+    m, left_shift = quantize_multiplier(real)
+    diff_min = -_input_radius(diff_bits, left_shift)
+    d = -np.arange(256, dtype=np.int64)
+    scaled = multiply_by_quantized_multiplier(np.maximum(d, diff_min), m, left_shift, "double").astype(np.int64)
+    table = exp_on_negative_values(scaled, diff_bits)
+    return np.where(d >= diff_min, table, -1).astype(np.int64), 12
+
+
+def count_leading_zeros32(x) -> np.ndarray:
+    x = _i64(x) & 0xFFFFFFFF
+    n = np.zeros(x.shape, np.int64)
+    for bits in (16, 8, 4, 2, 1):
+        small = x < (1 << (32 - bits))
+        n = np.where(small, n + bits, n)
+        x = np.where(small, x << bits, x)
+    return np.where(_i64(x) == 0, 32, n)
+
+
+def tflite_softmax(codes: np.ndarray, table: np.ndarray, acc_bits: int = 12) -> np.ndarray:
+    """TFLite's reference int8 SOFTMAX over the last axis (gemmlowp fixed point; output 1/256, -128)."""
+    x = _i64(codes)
+    e = table[x.max(axis=-1, keepdims=True) - x]
+    valid = e >= 0
+    total = _wrap32(np.where(valid, rounding_divide_by_pot(np.maximum(e, 0), acc_bits), 0).sum(axis=-1, keepdims=True))
+    headroom = count_leading_zeros32(total)
+    bits_over_unit = acc_bits - headroom
+    shifted_minus_one = _wrap32(((total << headroom) & 0xFFFFFFFF) - (1 << 31))
+    scale = one_over_one_plus_x_for_x_in_0_1(shifted_minus_one)
+    out = rounding_divide_by_pot(_mul(scale, np.maximum(e, 0)), bits_over_unit + 31 - 8).astype(np.int64) - 128
+    return np.clip(np.where(valid, out, -128), -128, 127).astype(np.int8)

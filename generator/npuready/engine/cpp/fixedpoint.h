@@ -49,6 +49,34 @@ inline int64_t rounding_divide(int64_t acc, int64_t count) {
   return acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
 }
 
+inline int32_t wrap32(int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(v))); }
+
+inline int32_t shl_sat(int32_t x, int exponent) {  // SaturatingRoundingMultiplyByPOT, positive exponent
+  const int32_t threshold = static_cast<int32_t>((1LL << (31 - exponent)) - 1);
+  if (x > threshold) return kInt32Max;
+  if (x < -threshold) return kInt32Min;
+  return static_cast<int32_t>(static_cast<int64_t>(x) * (1LL << exponent));
+}
+
+// gemmlowp one_over_one_plus_x_for_x_in_0_1: 1 / (1 + a), a in [0, 1) as raw Q0 (three Newton steps in Q2)
+inline int32_t one_over_one_plus_x_for_x_in_0_1(int32_t a) {
+  const int64_t sum = static_cast<int64_t>(a) + kInt32Max;
+  const int32_t half_denominator = static_cast<int32_t>((sum + (sum >= 0 ? 1 : -1)) / 2);
+  int32_t x = wrap32(1515870810LL + saturating_rounding_doubling_high_mul(half_denominator, -1010580540));
+  for (int i = 0; i < 3; ++i) {
+    const int32_t one_minus = wrap32((1LL << 29) - saturating_rounding_doubling_high_mul(half_denominator, x));
+    x = wrap32(static_cast<int64_t>(x) + shl_sat(saturating_rounding_doubling_high_mul(x, one_minus), 2));
+  }
+  return shl_sat(x, 1);
+}
+
+inline int count_leading_zeros32(uint32_t x) {
+  if (x == 0) return 32;
+  int n = 0;
+  while (!(x & 0x80000000u)) { x <<= 1; ++n; }
+  return n;
+}
+
 inline int64_t isqrt(int64_t v) {  // exact floor(sqrt(v)), 0 <= v < 2^62
   int64_t r = static_cast<int64_t>(std::floor(std::sqrt(static_cast<double>(v))));
   while (r * r > v) --r;

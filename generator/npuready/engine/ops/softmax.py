@@ -1,18 +1,18 @@
-"""Softmax over the last axis on int8 codes, integer-only (declared: npuready exp-table softmax).
+"""Softmax over the last axis on int8 codes: TFLite's reference int8 SOFTMAX, then a requantisation.
 
-d = max(x) - x per row (0..255); E = exp_table[d] (2^15 fixed point, built at export by
-``fixedpoint.exp_table``); out = zp_out + round(E·M0 / (ΣE·2^(31-shift))) with (M0, shift) = 1/s_out,
-ties away from zero, clamped. Not TFLite's gemmlowp-exp softmax: compared to fake-quant, not to LiteRT.
+The exponentials of the 256 possible code distances (max - x) are gemmlowp fixed-point values computed
+at export (``fixedpoint.tflite_softmax_params``); at run time each row sums them in Q12, takes gemmlowp's
+fixed-point reciprocal and scales, giving codes at 1/256 and -128 (``fixedpoint.tflite_softmax``). When
+the QDQ output has other parameters the codes are requantised (TFLite's QUANTIZE int8 → int8).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from npuready.engine import fixedpoint
-from npuready.engine.intgraph import IntOp
+from npuready.engine.intgraph import IntOp, QTensor
+from npuready.engine.ops import rescale
 from npuready.errors import InputError
-
-BITS = 15
 
 
 # ----- params -------------------------------------------------------------------------------
@@ -22,19 +22,15 @@ def build(b, node) -> IntOp:
     axis = int(node.attr("axis", -1)) % len(x.shape)
     if axis != len(x.shape) - 1:
         raise InputError(f"node {node.name}: Softmax over axis {axis}; the integer engine normalises the last axis")
-    m, s = fixedpoint.quantize_multiplier(1.0 / float(np.float32(out.scale)))
+    table, acc_bits = fixedpoint.tflite_softmax_params(x.scale)
+    fixed = QTensor("softmax", "softmax", (), 1.0 / 256.0, -128)
     return IntOp(node.name, "Softmax", (x.name,), (out.name,), {
-        "table": fixedpoint.exp_table(x.scale, BITS), "multiplier": m, "shift": s,
-        "output_zero_point": out.zero_point, "act_min": lo, "act_max": hi}, b.rounding)
+        "exp_table": table, "acc_bits": acc_bits, "rescale": rescale.params(fixed, out),
+        "act_min": lo, "act_max": hi}, b.rounding)
 
 
 # ----- loop + epilogue ----------------------------------------------------------------------
 def run(op: IntOp, inputs: list[np.ndarray]) -> np.ndarray:
     p = op.params
-    x = inputs[0].astype(np.int64)
-    e = p["table"][x.max(axis=-1, keepdims=True) - x]
-    total = e.sum(axis=-1, keepdims=True)
-    num = e * p["multiplier"]
-    den = total << (31 - p["shift"])
-    q = fixedpoint.rounding_divide(num, den)
-    return fixedpoint.saturate(q.astype(np.int64) + p["output_zero_point"], p["act_min"], p["act_max"])
+    y = fixedpoint.tflite_softmax(inputs[0], p["exp_table"], p["acc_bits"])
+    return rescale.apply(p["rescale"], y, p["act_min"], p["act_max"], op.rounding)
