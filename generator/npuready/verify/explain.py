@@ -10,7 +10,12 @@ KIND_CAUSE = {
     "Mul": "the product is requantised by a fixed-point multiplier instead of a float multiply",
     "Mean": "the mean folds 1/(H·W) into an integer multiplier (truncating division) instead of a float average",
     "AveragePool": "the window mean is an integer division with its own rounding",
-    "Lut": "the activation is a 256-entry table built once from the float function",
+    "Lut": "the activation is a 256-entry table (TFLite's fixed-point LOGISTIC/TANH/LeakyRelu, or built once from "
+           "the float function) instead of the float function rounded once",
+    "MatMul": "exact int32 accumulation of two int8 operands plus fixed-point requantisation",
+    "Softmax": "TFLite's fixed-point exponentials and reciprocal (gemmlowp) replace float exp and division",
+    "LayerNorm": "mean and variance are integer sums and the square root is an exact integer square root, "
+                 "with gamma and beta folded into fixed-point constants",
     "Concat": "inputs with a different scale are requantised with an integer multiplier",
     "Rescale": "requantisation with a fixed-point multiplier",
 }
