@@ -71,12 +71,15 @@ def test_calibration_size_rule(model, expected):
 
 
 def test_old_ir_model_from_the_onnx_wheel_gets_a_simulated_swap():
-    """pytorch-converted/test_Sigmoid is IR 3 / opset 6: the what-if Clip uses attributes, no initializers."""
+    """pytorch-converted/test_Sigmoid is IR 3 / opset 6 with an unnamed node and batch 2: the what-if finds the
+    node by the name the linter gives it and writes a Clip-6 (attributes); R001b (batch 2) stays."""
     from pathlib import Path
 
     import onnx
 
     path = Path(onnx.__file__).parent / "backend/test/data/pytorch-converted/test_Sigmoid/model.onnx"
-    [swap] = [a for a in prescribe(diagnose(path, "edge-10-nolut")) if a.id == "swap-activation"]
-    assert swap.effect["replacement"] == "Clip"
-    assert (swap.effect["before"]["lint_errors"], swap.effect["after"]["lint_errors"]) == (1, 0)
+    actions = prescribe(diagnose(path, "edge-10-nolut"))
+    assert [a.id for a in actions][:2] == ["fix-dynamic-axes", "swap-activation"]
+    swap = actions[1]
+    assert swap.nodes == ("Sigmoid_0",) and swap.effect["replacement"] == "Clip"
+    assert (swap.effect["before"]["lint_errors"], swap.effect["after"]["lint_errors"]) == (2, 1)

@@ -28,8 +28,15 @@ def replacement_op(target: Target) -> str | None:
 
 
 def _copy(model: onnx.ModelProto) -> onnx.ModelProto:
+    """A copy whose main-graph nodes all carry the names the Graph view (and so lint findings) use."""
+    from npuready.graph import load
+
+    g = load(model)
+    names = {id(n.proto): n.name for n in g.nodes}
     m = onnx.ModelProto()
-    m.CopyFrom(model)
+    m.CopyFrom(g.model)
+    for node, orig in zip(m.graph.node, g.model.graph.node):
+        node.name = names.get(id(orig), node.name)
     return m
 
 
