@@ -99,6 +99,27 @@ def attention_lite() -> onnx.ModelProto:
     return _model(nodes, inits, [1, 10])
 
 
+def hardswish_qdq(tmp_path) -> onnx.ModelProto:
+    """Conv → HardSwish → Reshape → MatMul, quantised; onnxruntime leaves HardSwish float, so its output gets
+    the QuantizeLinear/DequantizeLinear pair of the following Reshape (same values, same range)."""
+    rng = np.random.default_rng(3)
+    inits = [_init(rng, "w1", (4, 1, 3, 3)), _init(rng, "b1", (4,), 0.1), _init(rng, "wm", (4 * 14 * 14, 10), 0.05),
+             nh.from_array(np.array([1, 4 * 14 * 14], np.int64), "shape")]
+    nodes = [h.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1], strides=[2, 2]),
+             h.make_node("HardSwish", ["c1"], ["t"]), h.make_node("Reshape", ["t", "shape"], ["rs"]),
+             h.make_node("MatMul", ["rs", "wm"], ["y"])]
+    q = quantize(_model(nodes, inits, [1, 10], opset=14), tmp_path)
+    body = list(q.graph.node)
+    i = next(k for k, n in enumerate(body) if n.op_type == "Reshape")
+    body[i].input[0] = "t_dq"
+    pair = [h.make_node("QuantizeLinear", ["t", "rs_scale", "rs_zero_point"], ["t_q"]),
+            h.make_node("DequantizeLinear", ["t_q", "rs_scale", "rs_zero_point"], ["t_dq"])]
+    del q.graph.node[:]
+    q.graph.node.extend(body[:i] + pair + body[i:])
+    onnx.checker.check_model(q)
+    return q
+
+
 def _model(nodes, inits, out_shape, opset: int = 13) -> onnx.ModelProto:
     g = h.make_graph(nodes, "test", [h.make_tensor_value_info("x", T.FLOAT, [1, 1, 28, 28])],
                      [h.make_tensor_value_info("y", T.FLOAT, out_shape)], inits)

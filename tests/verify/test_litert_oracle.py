@@ -38,3 +38,18 @@ def test_single_rounding_everywhere_differs_from_litert_reference_on_convs():
     report = compare_with_litert(model, x, graph, optimized=False)
     convs = [t for t in report.ops if t.kind == "Conv"]
     assert sum(t.mismatched_local for t in convs) > 0
+
+
+def test_hardswish_table_matches_litert_reference(tmp_path):
+    import sys
+
+    sys.path.insert(0, str(DATA.parent))
+    from models import calibration, hardswish_qdq
+
+    q = hardswish_qdq(tmp_path)
+    graph = export_integer_graph(q)
+    assert [op.kind for op in graph.ops] == ["Quantize", "Conv", "Lut", "Reshape", "Gemm"]
+    report = compare_with_litert(q, calibration(6, seed=5)[:, 0] * 2, graph, optimized=False)
+    lut = next(t for t in report.ops if t.kind == "Lut")
+    assert lut.elements > 0 and lut.mismatched_local == 0 and lut.mismatched_propagated == 0
+    assert report.tensors_mismatched == 0

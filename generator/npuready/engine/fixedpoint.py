@@ -392,3 +392,51 @@ def tflite_softmax(codes: np.ndarray, table: np.ndarray, acc_bits: int = 12) -> 
     scale = one_over_one_plus_x_for_x_in_0_1(shifted_minus_one)
     out = rounding_divide_by_pot(_mul(scale, np.maximum(e, 0)), bits_over_unit + 31 - 8).astype(np.int64) - 128
     return np.clip(np.where(valid, out, -128), -128, 127).astype(np.int8)
+
+
+def _srdhm16(a, b) -> np.ndarray:
+    a, b = _i64(a), _i64(b)
+    ab = a * b
+    q = (ab + (1 << 14)) >> 15  # = gemmlowp's nudge-and-truncate, as for 32 bits
+    return np.where((a == -32768) & (b == -32768), 32767, q)
+
+
+def _sdhm16(a, b) -> np.ndarray:
+    """SaturatingDoublingHighMul (int16, truncating toward zero, no rounding)."""
+    a, b = _i64(a), _i64(b)
+    ab = a * b
+    q = np.where(ab >= 0, ab >> 15, -((-ab) >> 15))
+    return np.where((a == -32768) & (b == -32768), 32767, q)
+
+
+def _shl_sat16(x, amount: int) -> np.ndarray:
+    return np.clip(_i64(x) << amount, -32768, 32767)
+
+
+def _int16_multiplier(m: int) -> int:
+    """TFLite DownScaleInt32ToInt16Multiplier."""
+    return 32767 if m >= INT32_MAX - (1 << 15) else (m + (1 << 15)) >> 16
+
+
+def tflite_hardswish_table(in_scale: float, in_zp: int, out_scale: float, out_zp: int) -> np.ndarray:
+    """TFLite's reference int8 HARD_SWISH for every input code (int16 fixed point, 'reluish' multiplier)."""
+    hires = np.float32(1.0 / 128.0) * np.float32(in_scale)
+    m_out, e_out = quantize_multiplier(float(hires / np.float32(out_scale)))
+    m_rel, e_rel = quantize_multiplier(float(hires / np.float32(3.0 / 32768.0)))
+    m_out16, m_rel16 = _int16_multiplier(m_out), _int16_multiplier(m_rel)
+    if e_out > 0:
+        raise ValueError("tflite_hardswish_table: output multiplier exponent must be <= 0")
+    v = np.arange(-128, 128, dtype=np.int64) - in_zp
+    hi = v * 128
+    pre = _srdhm16(hi, m_out16)
+    rel = hi
+    if e_rel > 0:
+        rel = _shl_sat16(rel, e_rel - 1)
+    rel = _srdhm16(rel, m_rel16)
+    if e_rel > 0:
+        rel = _shl_sat16(rel, 1)
+    if e_rel < 0:
+        rel = rounding_divide_by_pot(rel, -e_rel).astype(np.int64)
+    rel = (rel + (1 << 15)) >> 1
+    out = rounding_divide_by_pot(_sdhm16(rel, pre), -e_out).astype(np.int64) + out_zp
+    return np.clip(out, -128, 127).astype(np.int8)

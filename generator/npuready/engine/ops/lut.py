@@ -3,8 +3,9 @@
 A 256-entry table is built once at export from the float function evaluated at every input code
 (``fixedpoint.quantize_table``); execution is a pure table lookup, as TFLite's int8 LUT kernels do.
 LeakyRelu's table is TFLite's integer formula (identity/alpha fixed-point multipliers) and Sigmoid's is
-TFLite's gemmlowp fixed-point LOGISTIC (Tanh: TANH) followed by a requantisation, so these match
-LiteRT's kernels exactly; the other tables are float-derived (declared, not TFLite's kernels).
+TFLite's gemmlowp fixed-point LOGISTIC (Tanh: TANH) followed by a requantisation and HardSwish's is
+TFLite's int16 fixed-point HARD_SWISH, so these match LiteRT's kernels exactly; the other tables are
+float-derived (declared, not TFLite's kernels).
 """
 from __future__ import annotations
 
@@ -132,6 +133,8 @@ def build(b, node) -> IntOp:
     elif names == ["Sigmoid"]:
         table = _fixed_table(fixedpoint.tflite_logistic_table(x.scale, x.zero_point), 1.0 / 256.0, -128, out,
                              fixedpoint.resolve_rounding(b.rounding, "Lut"))
+    elif names == ["HardSwish"]:
+        table = fixedpoint.tflite_hardswish_table(x.scale, x.zero_point, out.scale, out.zero_point)
     elif names == ["Tanh"]:
         table = _fixed_table(fixedpoint.tflite_tanh_table(x.scale, x.zero_point), 1.0 / 128.0, 0, out,
                              fixedpoint.resolve_rounding(b.rounding, "Lut"))
