@@ -122,13 +122,15 @@ def _normalisation(a: np.ndarray, b: np.ndarray, spec: PreprocessSpec | None, re
     return None
 
 
-def _stats_reversed(a: np.ndarray, b: np.ndarray, r2: float, rel: float) -> bool:
+def _stats_reversed(a: np.ndarray, b: np.ndarray, r2: float, exact: bool, span: float) -> bool:
     """True when, after reversing the channels, per-channel mean/std applied in the wrong channel
-    order explain the rest: middle channel untouched, a0*a2 = 1 and b0 = -a0*b2."""
-    if r2 < 0.99 or _close(a, 1.0, rel) and np.all(np.abs(b) < 1e-3):
+    order explain the rest: middle channel untouched, a0*a2 = 1 and b0 = -a0*b2 (offsets judged
+    against the calibration value span)."""
+    rel, off = (0.03, 0.005 * span) if exact else (0.12, 0.03 * span)
+    if r2 < (0.99 if exact else 0.9) or _close(a, 1.0, rel) and np.all(np.abs(b) < 1e-3):
         return False
-    return (_close(a[1], 1.0, rel) and abs(b[1]) < 0.02 and _close(a[0] * a[2], 1.0, rel)
-            and abs(b[0] + a[0] * b[2]) <= rel * max(abs(b[0]), 1e-3))
+    return (_close(a[1], 1.0, rel) and abs(b[1]) <= off and _close(a[0] * a[2], 1.0, rel)
+            and abs(b[0] + a[0] * b[2]) <= off)
 
 
 def _values(A: np.ndarray, B: np.ndarray, spec: PreprocessSpec | None, exact: bool) -> list[Finding]:
@@ -263,7 +265,7 @@ def diagnose(runtime: np.ndarray, calib: np.ndarray, spec: PreprocessSpec | None
                                                      f"{swapped:.3f} reversed)"))
             A = A[:, :, ::-1]
             a, b, r2 = _fit(*_for_fit(A, B, exact))
-            if _stats_reversed(a, b, r2, 0.03 if exact else 0.12):
+            if _stats_reversed(a, b, r2, exact, float(B.max() - B.min()) or 1.0):
                 findings[-1] = Finding("channel_order", findings[-1].message + "; per-channel mean/std were "
                                                                                "applied in the other order too")
                 A = (A - b) / a  # undo the swapped statistics so the value check sees the rest

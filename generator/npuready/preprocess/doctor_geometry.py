@@ -136,7 +136,9 @@ def letterbox_content(hwc: np.ndarray) -> tuple[int, int, int, int] | None:
 
 @dataclass(frozen=True)
 class BoxMatch:
-    """The centred part (fractions fy, fx) of ``src`` that best matches ``dst``."""
+    """The centred part (fractions fy, fx) of ``src`` that best matches ``dst``; ``score`` is the
+    structure correlation at the working resolution (fine detail such as star fields aliases
+    differently at full resolution, so acceptance is judged on the coarse image)."""
 
     fy: float
     fx: float
@@ -150,7 +152,7 @@ def _centred_box(h: int, w: int, fy: float, fx: float) -> tuple[float, float, fl
 
 def find_centred_box(src: np.ndarray, dst: np.ndarray, lo: float = 0.3) -> BoxMatch:
     """Search fractions (fy, fx) in [lo, 1] so that src's centred box resized to dst matches dst."""
-    full_src, (h0, w0) = src, src.shape
+    h0, w0 = src.shape
     shrink = min(1.0, 4 * WORK / max(h0, w0))  # search on a <= 256 px copy; boxes scale with it
     if shrink < 1.0:
         src = resample(src, (max(MIN_SIDE, int(round(h0 * shrink))), max(MIN_SIDE, int(round(w0 * shrink)))))
@@ -175,8 +177,7 @@ def find_centred_box(src: np.ndarray, dst: np.ndarray, lo: float = 0.3) -> BoxMa
                 s = score(float(fy), float(fx))
                 if s > best.score:
                     best = BoxMatch(float(fy), float(fx), s)
-    full = corr(resample(full_src, dst.shape, _centred_box(h0, w0, best.fy, best.fx)), dst)
-    return BoxMatch(round(best.fy, 3), round(best.fx, 3), full)
+    return BoxMatch(round(best.fy, 3), round(best.fx, 3), best.score)
 
 
 def centred_box(h: int, w: int, fy: float, fx: float) -> tuple[float, float, float, float]:
