@@ -14,8 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-import numpy as np
-
 from npuready.deploy.registry import Registry
 from npuready.errors import InputError
 
