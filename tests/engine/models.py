@@ -99,6 +99,19 @@ def attention_lite() -> onnx.ModelProto:
     return _model(nodes, inits, [1, 10])
 
 
+def standalone_clamps() -> onnx.ModelProto:
+    """Relu and Clip(0, 6) that onnxruntime cannot fold (their input has two consumers), then Concat."""
+    rng = np.random.default_rng(3)
+    inits = [_init(rng, "w1", (4, 1, 3, 3)), _init(rng, "b1", (4,), 0.1), _init(rng, "wm", (8 * 14 * 14, 10), 0.05),
+             nh.from_array(np.array([1, 8 * 14 * 14], np.int64), "shape"),
+             nh.from_array(np.array(0, np.float32), "lo"), nh.from_array(np.array(6, np.float32), "hi")]
+    nodes = [h.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1], strides=[2, 2]),
+             h.make_node("Relu", ["c1"], ["r"]), h.make_node("Clip", ["c1", "lo", "hi"], ["r6"]),
+             h.make_node("Concat", ["r", "r6"], ["cat"], axis=1), h.make_node("Reshape", ["cat", "shape"], ["rs"]),
+             h.make_node("MatMul", ["rs", "wm"], ["y"])]
+    return _model(nodes, inits, [1, 10])
+
+
 def hardswish_qdq(tmp_path) -> onnx.ModelProto:
     """Conv → HardSwish → Reshape → MatMul, quantised; onnxruntime leaves HardSwish float, so its output gets
     the QuantizeLinear/DequantizeLinear pair of the following Reshape (same values, same range)."""

@@ -53,3 +53,16 @@ def test_hardswish_table_matches_litert_reference(tmp_path):
     lut = next(t for t in report.ops if t.kind == "Lut")
     assert lut.elements > 0 and lut.mismatched_local == 0 and lut.mismatched_propagated == 0
     assert report.tensors_mismatched == 0
+
+
+def test_standalone_relu_and_clip_match_litert_reference(tmp_path):
+    import sys
+
+    sys.path.insert(0, str(DATA.parent))
+    from models import calibration, quantize, standalone_clamps
+
+    q = quantize(standalone_clamps(), tmp_path)
+    graph = export_integer_graph(q)
+    assert [op.kind for op in graph.ops] == ["Quantize", "Conv", "Rescale", "Rescale", "Concat", "Reshape", "Gemm"]
+    report = compare_with_litert(q, calibration(6, seed=5)[:, 0] * 2, graph, optimized=False)
+    assert report.tensors_mismatched == 0 and sum(t.mismatched_local for t in report.ops) == 0
