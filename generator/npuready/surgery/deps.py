@@ -152,6 +152,9 @@ def analyse(model: nn.Module, example: torch.Tensor) -> Dependencies:
                 if shape is None or len(shape) != 2:
                     block(seg[node.name], f"linear {node.target} on a non-2D input")
                 continue
+            if isinstance(m, nn.Flatten):
+                seg[node.name] = _flatten(node, first, shape, block)
+                continue
             if isinstance(m, KEEP_CHANNELS):
                 if isinstance(m, (nn.BatchNorm1d, nn.BatchNorm2d)) and first is not None:
                     uses.append(Use(node.target, "bn", first))
@@ -188,14 +191,7 @@ def analyse(model: nn.Module, example: torch.Tensor) -> Dependencies:
                     seg[node.name] = None
                 continue
             if target in (torch.flatten,) or (node.op == "call_method" and target in ("flatten", "view", "reshape")):
-                src = node.args[0]
-                src_shape = getattr(src.meta.get("tensor_meta"), "shape", None) if isinstance(src, torch.fx.Node) else None
-                if first is not None and src_shape is not None and len(src_shape) == 4 and shape is not None and len(shape) == 2:
-                    spatial = int(src_shape[2] * src_shape[3])
-                    seg[node.name] = tuple(Segment(s.root, s.length, s.factor * spatial) for s in first)
-                else:
-                    block(first, f"{target} that does not flatten NCHW to (N, C*H*W)")
-                    seg[node.name] = None
+                seg[node.name] = _flatten(node, first, shape, block)
                 continue
             for s in ins:
                 block(s, f"op {getattr(target, '__name__', target)} is not understood")
@@ -214,6 +210,17 @@ def analyse(model: nn.Module, example: torch.Tensor) -> Dependencies:
         if rid in blocked and g.prunable:
             g.prunable, g.reason = False, blocked[rid]
     return Dependencies(groups=groups, uses=uses, root_group=root_group)
+
+
+def _flatten(node, first, shape, block):
+    """flatten/view/reshape of NCHW to (N, C*H*W): each channel owns H*W consecutive features."""
+    src = node.args[0]
+    src_shape = getattr(src.meta.get("tensor_meta"), "shape", None) if isinstance(src, torch.fx.Node) else None
+    if first is not None and src_shape is not None and len(src_shape) == 4 and shape is not None and len(shape) == 2:
+        spatial = int(src_shape[2] * src_shape[3])
+        return tuple(Segment(s.root, s.length, s.factor * spatial) for s in first)
+    block(first, f"{node.target} that does not flatten NCHW to (N, C*H*W)")
+    return None
 
 
 def _flat(args):

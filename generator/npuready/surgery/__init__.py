@@ -1,0 +1,1 @@
+"""Model surgery (torch extra): channel dependencies on torch.fx, structured pruning, activation swap."""
