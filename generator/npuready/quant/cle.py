@@ -83,7 +83,7 @@ def private_weights(model: onnx.ModelProto) -> onnx.ModelProto:
 
     The torch exporter deduplicates equal constants (e.g. the all-zero biases of untrained BatchNorms)
     and reads them through Identity nodes; rescaling one Conv must not rescale another, so each Conv
-    gets a private copy. Unused Identity nodes and initializers are left for onnxruntime to drop.
+    gets a private copy. Identity nodes and initializers left without a reader are removed.
     """
     out = onnx.ModelProto()
     out.CopyFrom(model)
@@ -113,6 +113,15 @@ def private_weights(model: onnx.ModelProto) -> onnx.ModelProto:
             copy.name = new
             out.graph.initializer.append(copy)
             n.input[k] = new
+    used = {i for n in out.graph.node for i in n.input} | {o.name for o in out.graph.output}
+    keep = [n for n in out.graph.node if not (n.op_type == "Identity" and n.output[0] not in used)]
+    del out.graph.node[:]
+    out.graph.node.extend(keep)
+    used = {i for n in out.graph.node for i in n.input} | {o.name for o in out.graph.output}
+    used |= {i.name for i in out.graph.input}
+    keep_init = [t for t in out.graph.initializer if t.name in used]
+    del out.graph.initializer[:]
+    out.graph.initializer.extend(keep_init)
     return out
 
 
