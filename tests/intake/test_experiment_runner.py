@@ -18,7 +18,8 @@ def test_user_onnx_sources_give_rows_and_ordered_actions():
     ctx = _ctx([{"source": "example:yolo_like", "target": "edge-10-nolut"},
                 {"source": "onnx-light:light_squeezenet", "target": "edge-10-nolut"}])
     res = run(ctx)
-    assert {k: v["evidence"] for k, v in res.items()} == {"diagnoses": "simulated", "prescriptions": "simulated",
+    assert {k: v["evidence"] for k, v in res.items()} == {"summary": "simulated", "diagnoses": "simulated",
+                                                         "prescriptions": "simulated",
                                                          "applied_accuracy": "measured", "applied_cost": "simulated"}
     rows = res["diagnoses"]["rows"]
     assert [r["model"] for r in rows] == ["example:yolo_like", "onnx-light:light_squeezenet"]
@@ -28,6 +29,8 @@ def test_user_onnx_sources_give_rows_and_ordered_actions():
     assert [a["order"] for a in squeeze] == [1, 2, 3, 4]
     assert res["applied_accuracy"]["rows"] == [] and res["applied_cost"]["rows"] == []
     assert any(k.endswith("light_squeezenet.onnx") for k in ctx.inputs)
+    assert {k: res["summary"][k] for k in ("reports", "blocked_by_lint", "actions", "zoo_models_applied")} == {
+        "reports": 2, "blocked_by_lint": 2, "actions": len(res["prescriptions"]["rows"]), "zoo_models_applied": 0}
 
 
 def test_unknown_source_is_an_input_error():
