@@ -176,7 +176,8 @@ def train_detector(spec: ZooSpec, epochs: int, seed: int = 0, show_progress: boo
         finished = (budget is None and epoch >= epochs) or (budget is not None and steps < steps_per_epoch)
         row = {"epoch": epoch, "steps": steps, "loss": round(total / max(steps, 1), 4), "seconds": round(seconds, 1),
                "cpu_seconds": round(cpu_seconds, 1)}
-        history.append(row)
+        if steps:  # a budget can run out exactly at an epoch boundary: no empty rows
+            history.append(row)
         log(f"detector: {row}")
     map50, per_class = evaluate_map(model, test, num_classes)
     log(f"detector: mAP@0.5 {map50:.4f} on {len(test)} test images, {seconds:.1f} s training")

@@ -31,6 +31,7 @@ class Recipe:
     lr: float               # OneCycle peak learning rate
     weight_decay: float
     label_smoothing: float = 0.0
+    augment: bool = True    # random ±2-pixel shift + horizontal flip (off for very short budgets)
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class ZooSpec:
 
 ZOO: dict[str, ZooSpec] = {
     "tinycnn": ZooSpec("tinycnn", "classifier", TinyCNN, (1, 1, 28, 28), (FASHION_MEAN,), (FASHION_STD,),
-                       Recipe(epochs=4, batch=128, optimizer="adamw", lr=4e-3, weight_decay=5e-4),
+                       Recipe(epochs=3, batch=256, optimizer="adamw", lr=6e-3, weight_decay=5e-4, augment=False),
                        0.90, "tiny CNN (3 conv blocks + Gemm) for the quickstart; one-minute training budget"),
     "resnet20": ZooSpec("resnet20", "classifier", ResNet20, (1, 1, 28, 28), (FASHION_MEAN,), (FASHION_STD,),
                         Recipe(epochs=6, batch=128, optimizer="sgd", lr=0.1, weight_decay=5e-4),
