@@ -11,12 +11,14 @@ from onnx import numpy_helper as nh
 def _w(rng, name, shape, spread=True):
     w = rng.standard_normal(shape).astype(np.float32) * 0.3
     if spread:  # per-output-channel ranges over two decades: what CLE and per-tensor quant care about
-        w *= np.logspace(-1, 1, shape[0]).astype(np.float32)[rng.permutation(shape[0])].reshape(-1, *[1] * (len(shape) - 1))
+        factors = np.logspace(-1, 1, shape[0]).astype(np.float32)[rng.permutation(shape[0])]
+        w *= factors.reshape(-1, *[1] * (len(shape) - 1))
     return nh.from_array(w.astype(np.float32), name)
 
 
 def chain(seed: int = 0) -> onnx.ModelProto:
-    """Conv→Relu→MaxPool→Conv→Relu→grouped Conv→Relu→Conv(1×1)→Clip→depthwise Conv→GAP→Flatten→Gemm."""
+    """Conv→Relu→MaxPool→Conv→Relu→grouped Conv→Relu→Conv(1×1)→Clip→depthwise Conv→GAP→Flatten→Gemm
+    (16×16 input)."""
     rng = np.random.default_rng(seed)
     inits = [_w(rng, "w1", (8, 1, 3, 3)), nh.from_array(rng.standard_normal(8).astype(np.float32) * 0.1, "b1"),
              _w(rng, "w2", (16, 8, 3, 3)), nh.from_array(rng.standard_normal(16).astype(np.float32) * 0.1, "b2"),

@@ -40,22 +40,22 @@ def _cle_details(res) -> dict[str, Any]:
 
 
 def _cle(per_channel: bool, bias: bool = False):
-    def build(model, calib, **_):
+    def build(model, calib, bias_images: int = 128, **_):
         from npuready.quant.cle import equalize
 
         res = equalize(model)
         q = quantize_model(res.model, calib, "minmax", per_channel=per_channel)
         details = {"cle": _cle_details(res)}
         if bias:
-            q, details["bias_correction"] = _bias_fix(res.model, q, calib)
+            q, details["bias_correction"] = _bias_fix(res.model, q, calib, bias_images)
         return q, details
     return build
 
 
-def _bias_fix(model, q, calib):
+def _bias_fix(model, q, calib, images: int = 128):
     from npuready.quant.bias_correction import correct_bias
 
-    res = correct_bias(model, q, calib)
+    res = correct_bias(model, q, calib[:images])
     return res.model, {"layers_corrected": len(res.layers), "layers_without_bias": list(res.skipped),
                        "samples": res.samples,
                        "layers": [{"node": f.node, "channels": f.channels,
@@ -65,9 +65,9 @@ def _bias_fix(model, q, calib):
 
 
 def _bias(per_channel: bool):
-    def build(model, calib, **_):
+    def build(model, calib, bias_images: int = 128, **_):
         q = quantize_model(model, calib, "minmax", per_channel=per_channel)
-        q, details = _bias_fix(model, q, calib)
+        q, details = _bias_fix(model, q, calib, bias_images)
         return q, {"bias_correction": details}
     return build
 
@@ -87,7 +87,8 @@ def _adaround(model, calib, adaround_images: int = 128, adaround_iterations: int
 
 
 RECIPES: dict[str, Recipe] = {r.name: r for r in (
-    Recipe("ort-quantize_static", "per-channel", "onnxruntime quantize_static (QDQ, MinMax) — the baseline", _baseline),
+    Recipe("ort-quantize_static", "per-channel", "onnxruntime quantize_static (QDQ, MinMax): the baseline",
+           _baseline),
     Recipe("minmax", "per-channel", "min-max observer", _observer("minmax")),
     Recipe("percentile", "per-channel", "percentile observer", _observer("percentile")),
     Recipe("mse", "per-channel", "MSE observer", _observer("mse")),

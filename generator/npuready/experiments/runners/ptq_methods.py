@@ -59,7 +59,7 @@ def _row(model: str, method: str, weights: str, pred: np.ndarray, float_pred: np
             "top1_agreement": round(float(np.mean(pred == float_pred)), 4)}
 
 
-def _qat(name: str, spec, calib, ctx: RunContext, p) -> tuple[onnx.ModelProto, dict[str, Any]]:
+def _qat(name: str, spec, calib, ctx: RunContext, p, x_test, test_labels) -> tuple[onnx.ModelProto, dict]:
     from npuready.data.subset import fashion_mnist_subset
     from npuready.models import load
     from npuready.quant.qat import train_qat
@@ -69,14 +69,16 @@ def _qat(name: str, spec, calib, ctx: RunContext, p) -> tuple[onnx.ModelProto, d
     res = train_qat(load(name, p["zoo"]), x, labels, calib, (1, *x.shape[1:]),
                     steps=int(p["qat_steps"]), batch=int(p["qat_batch"]), lr=float(p["qat_lr"]),
                     seed=ctx.seed(f"qat_{name}", int(p.get("seed", 0))), threads=int(p.get("threads", 2)))
-    return res.qdq_model, {"qat": {"steps": res.steps, "batch": res.batch, "lr": res.lr,
-                                   "train_images": len(x), "train_source": "committed Fashion-MNIST subset, train",
+    tuned = float(np.mean(_predict(res.float_model, x_test) == test_labels))
+    return res.qdq_model, {"qat": {"finetuned_float_accuracy": round(tuned, 4), "steps": res.steps,
+                                   "batch": res.batch, "lr": res.lr, "train_images": len(x),
+                                   "train_source": "committed Fashion-MNIST subset, train",
                                    "wrapped_layers": res.wrapped_layers, "loss_per_tenth": list(res.losses),
                                    "activation_ranges": "min-max recalibration of the fine-tuned float model"}}
 
 
 DEFAULTS = {"models": ["tinycnn", "resnet20", "mobilenetv2"], "methods": None, "calibration_images": 256,
-            "calibration_seed": 0, "adaround_images": 128, "adaround_iterations": 200,
+            "calibration_seed": 0, "bias_images": 128, "adaround_images": 128, "adaround_iterations": 200,
             "qat_models": ["tinycnn", "resnet20"], "qat_steps": 300, "qat_batch": 64, "qat_lr": 1e-4,
             "zoo": "zoo", "seed": 0, "threads": 2}
 
@@ -121,9 +123,10 @@ def run(ctx: RunContext) -> dict[str, Any]:
             start = time.perf_counter()
             try:
                 if method == "qat":
-                    q, info = _qat(name, spec, calib, ctx, p)
+                    q, info = _qat(name, spec, calib, ctx, p, x_test, test_labels)
                 else:
-                    q, info = RECIPES[method].build(float_model, calib, adaround_images=int(p["adaround_images"]),
+                    q, info = RECIPES[method].build(float_model, calib, bias_images=int(p["bias_images"]),
+                                                    adaround_images=int(p["adaround_images"]),
                                                     adaround_iterations=int(p["adaround_iterations"]),
                                                     seed=int(p["seed"]))
             except Exception as exc:  # a negative result is kept: record which method failed and why
