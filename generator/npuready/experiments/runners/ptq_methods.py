@@ -117,8 +117,12 @@ def run(ctx: RunContext) -> dict[str, Any]:
         float_pred = _predict(float_model, x_test)
         float_acc = float(np.mean(float_pred == test_labels))
         details[name] = {}
-        todo = [(m, RECIPES[m].weights) for m in methods] + (
-            [("qat", "per-channel")] if name in p["qat_models"] and torch is not None else [])
+        todo = [(m, RECIPES[m].weights) for m in methods]
+        if name in p["qat_models"]:
+            if torch is None:
+                skipped.append({"model": name, "method": "qat", "error": "torch not installed (the torch extra)"})
+            else:
+                todo.append(("qat", "per-channel"))
         for method, weights in ctx.progress(todo, f"{name} methods"):
             start = time.perf_counter()
             try:
