@@ -109,3 +109,25 @@ def series_chart(fig: Figures, exp_id: str, path: str, x: str, ys: list[str], ti
     spec.pop("$schema", None)
     key = f"{exp_id}-" + hashlib.sha256(f"{path}|{x}|{'|'.join(ys)}".encode()).hexdigest()[:10]
     return ChartView(key=key, exp_id=exp_id, path=path, title=title, spec_json=script_json(spec))
+
+
+def stages_chart(fig: Figures, exp_id: str, path: str, label_fields: list[str], stages: list[tuple[str, str]],
+                 title: str, y_title: str) -> ChartView:
+    """One line per stored row across named stages (e.g. before → after swap → after recovery)."""
+    rows = fig.value(exp_id, path)
+    if not isinstance(rows, list) or not rows or any(not isinstance(r, dict) for r in rows):
+        raise MissingSource(f"site: chart '{title}' needs a list of records at {exp_id}:{path}")
+    data = [{"row": " @ ".join(str(r[f]) for f in label_fields), "stage": label, "order": k, "value": r.get(field)}
+            for r in rows for k, (field, label) in enumerate(stages) if r.get(field) is not None]
+    frame = pd.DataFrame(data)
+    chart = alt.Chart(frame).mark_line(point=True).encode(
+        x=alt.X("stage", type="ordinal", sort=[label for _f, label in stages], title=None),
+        y=alt.Y("value", type="quantitative", title=y_title, scale=alt.Scale(zero=False)),
+        color=alt.Color("row", type="nominal", title=None),
+        tooltip=[alt.Tooltip("row", type="nominal"), alt.Tooltip("stage", type="ordinal"),
+                 alt.Tooltip("value", type="quantitative")],
+    ).properties(width="container", height=220)
+    spec = chart.to_dict()
+    spec.pop("$schema", None)
+    key = f"{exp_id}-" + hashlib.sha256(f"{path}|stages|{'|'.join(f for f, _ in stages)}".encode()).hexdigest()[:10]
+    return ChartView(key=key, exp_id=exp_id, path=path, title=title, spec_json=script_json(spec))

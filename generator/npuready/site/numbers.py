@@ -66,13 +66,19 @@ class Figures:
         value = self.value(exp_id, path)
         return escape(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
 
+    def at(self, exp_id: str, path: str) -> Markup:
+        """Whatever is stored at ``path`` (must exist): a number, a string, or a raw-JSON control (e.g. null)."""
+        return self.cell(exp_id, path, self.value(exp_id, path))
+
     def cell(self, exp_id: str, path: str, value: Any) -> Markup:
         """Whatever sits at ``path``: a number gets num(), a string is escaped, a structure gets raw()."""
         if is_number(value):
             return self.num(exp_id, path)
         if isinstance(value, str):
             return escape(value)
-        if value is None or isinstance(value, bool):
+        if value is None:  # a stored null (e.g. "not applicable"): show it as the record it is
+            return self.raw(exp_id, path, label="null")
+        if isinstance(value, bool):
             return escape(json.dumps(value))
         if isinstance(value, list) and all(isinstance(v, str) for v in value) and len(value) <= 8:
             return escape(", ".join(value)) if value else Markup("<span class='dim'>none</span>")

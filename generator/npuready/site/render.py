@@ -65,20 +65,23 @@ def _env() -> jinja2.Environment:
 
 
 def auto_numbers(exp: Experiment) -> list[tuple[str, str]]:
-    """(label, pointer) of the first few scalar numbers of the results, for a generic headline."""
+    """(label, pointer) of the first few scalar numbers of the results, for a generic headline.
+    A section named ``summary`` or ``headline`` (the runner's own choice of headline numbers) comes first."""
     found: list[tuple[str, str]] = []
+    preferred = [n for n in ("headline", "summary") if isinstance(exp.results.get(n), dict)]
+    limit = AUTO_HEADLINE_NUMBERS + (2 if preferred else 0)
 
     def walk(node: Any, path: str, label: list[str], depth: int) -> None:
         for key, value in node.items():
-            if len(found) >= AUTO_HEADLINE_NUMBERS:
+            if len(found) >= limit:
                 return
             if is_number(value):
                 found.append((" ".join([*label, key]).replace("_", " "), pointer.join(path, key)))
             elif isinstance(value, dict) and depth < 2:
                 walk(value, pointer.join(path, key), [*label, key], depth + 1)
 
-    for name, section in exp.results.items():
-        walk(section, pointer.join("/results", name), [] if name in ("summary", "headline") else [name], 0)
+    for name in preferred + [n for n in exp.results if n not in preferred]:
+        walk(exp.results[name], pointer.join("/results", name), [] if name in preferred else [name], 0)
     return found
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from npuready.site.views import cost, integer, lint_corpus, norm_fusion, partitions
+from npuready.site.views import cost, integer, lint_corpus, models, norm_fusion, partitions
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,10 @@ class Known:
 
 # Order inside each view follows the story: models → NPU analysis → integer verification.
 KNOWN: dict[str, Known] = {
-    "zoo-training": Known("models", "Model zoo training on Fashion-MNIST", None),
+    "zoo-training": Known("models", "Model zoo: training cost and test accuracy", models.prepare_zoo),
+    "activation-swap": Known("models", "Activation swap and recovery training", models.prepare_swap),
+    "pruning": Known("models", "Cost-aware pruning", None),
+    "intake": Known("models", "Intake reports: diagnose, prescribe, apply", None),
     "preprocess-doctor": Known("records", "Preprocessing mismatch doctor", None),
     "norm-fusion": Known("models", "Input normalisation fused into the first layer", norm_fusion.prepare),
     "lint-corpus": Known("npu", "Lint of the model zoo and the onnx corpus", lint_corpus.prepare),
