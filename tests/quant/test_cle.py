@@ -18,11 +18,11 @@ def test_outputs_unchanged_within_1e_4():
 def test_pairs_equalised_and_skipped_with_reasons():
     res = equalize(chain())
     by_first = {p.first: p for p in res.pairs}
-    assert [p.first for p in res.pairs if p.equalised] == ["conv1", "conv2", "conv3"]
+    assert [p.first for p in res.pairs if p.equalised] == ["conv1", "conv2", "conv3", "conv5"]
     assert by_first["conv1"].second == "conv2" and by_first["conv1"].between == ("Relu", "MaxPool")
     assert by_first["conv3"].second == "conv4"
     assert by_first["conv4"].between == ("Clip",) and "Clip" in by_first["conv4"].reason
-    assert by_first["conv5"].between == ("GlobalAveragePool",) and not by_first["conv5"].equalised
+    assert by_first["conv5"].second == "fc" and by_first["conv5"].between == ("GlobalAveragePool", "Flatten")
 
 
 def test_ranges_become_even():
@@ -54,4 +54,4 @@ def test_shared_bias_gets_a_private_copy():
     res = equalize(m)
     x = calibration(4)
     assert np.max(np.abs(run(res.model, x) - run(m, x))) <= 1e-4
-    assert [p.first for p in res.pairs if p.equalised] == ["conv1", "conv2", "conv3"]
+    assert [p.first for p in res.pairs if p.equalised] == ["conv1", "conv2", "conv3", "conv5"]

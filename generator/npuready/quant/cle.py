@@ -5,11 +5,13 @@ output channel ``i`` of A and the input channel ``i`` of B are rescaled together
 ``W_A[i] /= s_i``, ``b_A[i] /= s_i``, ``W_B[:, i] *= s_i`` with ``s_i = sqrt(r_A[i] / r_B[i])``
 (``r`` = max |w| of that channel), which makes both per-channel ranges ``sqrt(r_A r_B)``. The float
 function is unchanged because ``relu(x / s) = relu(x) / s`` for ``s > 0`` (same for MaxPool,
-AveragePool and the identity). Sweeps repeat until the scales settle (Nagel's iterative variant).
+AveragePool, GlobalAveragePool and the identity). B may also be a Gemm behind a Flatten (axis 1): input
+channel ``i`` of A then owns a block of H×W columns of the Gemm weight. Sweeps repeat until the scales
+settle (Nagel's iterative variant).
 
 Pairs are *skipped* (and recorded with the reason) when the rescaling would change the function:
 Clip/ReLU6 between them (the fixed bound 6 does not scale), a tensor with several consumers
-(a residual branch would see the scaled values), a graph output, Flatten/Reshape (channel layout
+(a residual branch would see the scaled values), a graph output, Reshape/Transpose (channel layout
 changes), or weights that are not constant/shared. BatchNorm must already be folded (the zoo's ONNX
 files are exported in eval mode with constant folding, which folds it).
 """
@@ -24,7 +26,7 @@ from onnx import numpy_helper
 from npuready.graph import load as load_graph
 
 #: Ops between A and B through which a positive per-channel scale passes unchanged.
-PASS_THROUGH = ("Relu", "MaxPool", "AveragePool", "Identity")
+PASS_THROUGH = ("Relu", "MaxPool", "AveragePool", "GlobalAveragePool", "Identity")
 
 
 @dataclass(frozen=True)
@@ -154,6 +156,13 @@ def _find_pairs(model: onnx.ModelProto):
             if nxt.op_type == "Conv" and nxt.inputs[0] == tensor:
                 b = nxt
                 break
+            if nxt.op_type == "Flatten" and int(nxt.attr("axis", 1)) == 1 and tensor not in outputs:
+                gemm = g.consumers.get(nxt.outputs[0], ())
+                if (len(gemm) == 1 and gemm[0].op_type == "Gemm" and gemm[0].inputs[0] == nxt.outputs[0]
+                        and not gemm[0].attr("transA", 0) and nxt.outputs[0] not in outputs):
+                    between.append("Flatten")
+                    b = gemm[0]
+                    break
             if nxt.op_type in PASS_THROUGH and nxt.inputs[0] == tensor:
                 between.append(nxt.op_type)
                 tensor = nxt.outputs[0]
@@ -164,6 +173,11 @@ def _find_pairs(model: onnx.ModelProto):
             else:
                 reason = f"{nxt.op_type} between: not scale-equivariant per channel (not handled)"
             break
+        if b is not None and b.op_type == "Gemm":
+            wb, ca = g.constant(b.inputs[1]), g.constant(a.inputs[1])
+            cols = None if wb is None else wb.shape[0 if b.attr("transB", 0) == 0 else 1]
+            if ca is None or cols is None or cols % ca.shape[0]:
+                reason, b = "Flatten → Gemm columns do not split evenly by channel", None
         if b is not None:
             if b.inputs[1] not in g.initializer_names or (
                     len(a.inputs) > 2 and a.inputs[2] and a.inputs[2] not in g.initializer_names):
@@ -193,6 +207,10 @@ def equalize(model: onnx.ModelProto, max_sweeps: int = 20, tol: float = 1e-8) ->
         for a, b in pairs:
             wa, wb = get(a.inputs[1]), get(b.inputs[1])
             group = int(b.attr("group", 1))
+            trans = b.op_type == "Gemm" and not b.attr("transB", 0)
+            if b.op_type == "Gemm":  # Flatten → Gemm: input channel i owns a block of H×W columns
+                w2 = wb.T if trans else wb  # [out, C·H·W]
+                wb = w2.reshape(w2.shape[0], wa.shape[0], -1)
             ra, rb = _out_ranges(wa), _in_ranges(wb, wa.shape[0], group)
             ok = (ra > 0) & (rb > 0)
             s = np.ones_like(ra)
@@ -200,7 +218,11 @@ def equalize(model: onnx.ModelProto, max_sweeps: int = 20, tol: float = 1e-8) ->
             weights[a.inputs[1]] = wa / s.reshape(-1, *[1] * (wa.ndim - 1))
             if len(a.inputs) > 2 and a.inputs[2]:
                 weights[a.inputs[2]] = get(a.inputs[2]) / s
-            weights[b.inputs[1]] = _scale_in(wb, s, group)
+            scaled = _scale_in(wb, s, group)
+            if b.op_type == "Gemm":
+                scaled = scaled.reshape(scaled.shape[0], -1)
+                scaled = scaled.T if trans else scaled
+            weights[b.inputs[1]] = scaled
             change = max(change, float(np.max(np.abs(np.log(s))))) if s.size else change
         if change < tol:
             break

@@ -49,7 +49,7 @@ def test_calibration_and_details_recorded(results):
     cal = res["calibration"]["models"]["tinycnn"]
     assert cal["count"] == 20 and sum(cal["per_class"].values()) == 20
     cle = res["method_details"]["models"]["tinycnn"]["cle+minmax"]["cle"]
-    assert cle["pairs_equalised"] == 2 and cle["pairs_skipped"] == 1
+    assert cle["pairs_equalised"] == 3 and cle["pairs_skipped"] == 0  # conv→conv→conv→Gemm
     assert res["method_details"]["models"]["tinycnn"]["qat"]["qat"]["steps"] == 2
     assert {s["evidence"] for s in res.values()} <= {"measured", "reference"}
     assert "tinycnn:qat:quantize_s" in ctx.timings and res["failures"]["rows"] == []
