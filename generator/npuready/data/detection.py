@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from PIL import Image
 
 from npuready.data.sample_photos import photos
 from npuready.data.subset import fashion_mnist_subset
@@ -36,6 +35,8 @@ class DetectionSet:
 
 
 def _resize(array: np.ndarray, size: int) -> np.ndarray:
+    from PIL import Image  # ships with scikit-image (the data extra)
+
     return np.asarray(Image.fromarray(array).resize((size, size), Image.BILINEAR))
 
 

@@ -75,6 +75,17 @@ def build_targets(data: DetectionSet, grid: int, num_classes: int) -> tuple[torc
     return cls, box, pos
 
 
+def mirror(x: torch.Tensor, cls: torch.Tensor, box: torch.Tensor, pos: torch.Tensor, flip: torch.Tensor,
+           size: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Horizontally mirror the images selected by ``flip`` with their target grids and boxes."""
+    x, cls, box, pos = x.clone(), cls.clone(), box.clone(), pos.clone()
+    if flip.any():
+        x[flip], cls[flip], pos[flip] = x[flip].flip(-1), cls[flip].flip(-1), pos[flip].flip(-1)
+        mirrored = box[flip].flip(-1)  # N×4×G×G: mirror the grid (last axis), keep the 4 channels
+        box[flip] = torch.stack([size - mirrored[:, 2], mirrored[:, 1], size - mirrored[:, 0], mirrored[:, 3]], 1)
+    return x, cls, box, pos
+
+
 def decode_torch(dist: torch.Tensor) -> torch.Tensor:
     """N×4×G×G distances (stride units) → N×4×G×G x1y1x2y2 pixels."""
     g = dist.shape[-1]
@@ -153,13 +164,8 @@ def train_detector(spec: ZooSpec, epochs: int, seed: int = 0, show_progress: boo
                 for group in optimizer.param_groups:
                     group["lr"] = recipe.lr * one_cycle_factor(p)
             idx = order[step * recipe.batch:(step + 1) * recipe.batch]
-            xb, cb, bb, pb = x_train[idx], cls_t[idx], box_t[idx].clone(), pos[idx]
             flip = torch.rand(len(idx), generator=generator) < 0.5
-            if flip.any():  # mirror images, grids and boxes (x1' = size - x2, x2' = size - x1)
-                xb, cb, pb = xb.clone(), cb.clone(), pb.clone()
-                xb[flip], cb[flip], pb[flip] = xb[flip].flip(-1), cb[flip].flip(-1), pb[flip].flip(-1)
-                fb = bb[flip]
-                bb[flip] = torch.stack([size - fb[:, 2], fb[:, 1], size - fb[:, 0], fb[:, 3]], 1)
+            xb, cb, bb, pb = mirror(x_train[idx], cls_t[idx], box_t[idx], pos[idx], flip, size)
             dist, logits = model(xb)
             loss = detector_loss(dist, logits, cb, bb, pb)
             optimizer.zero_grad(set_to_none=True)

@@ -34,7 +34,8 @@ def train_and_save(name: str, epochs: int | None = None, out: str | Path = "zoo"
         "threads": threads,
         "budget": None if budget is None else {"seconds": budget.seconds, "clock": budget.clock},
         "machine": f"{platform.machine()} ({torch.get_num_threads()} torch threads, shared CPU)",
-        "recipe": {k: getattr(spec.recipe, k) for k in ("batch", "optimizer", "lr", "weight_decay", "label_smoothing", "augment")},
+        "recipe": {k: getattr(spec.recipe, k)
+                   for k in ("batch", "optimizer", "lr", "weight_decay", "label_smoothing", "augment")},
         "parameters": sum(p.numel() for p in result.model.parameters()),
         "history": list(result.history),
         **result.metrics,
