@@ -107,6 +107,7 @@ def run(ctx: RunContext) -> dict[str, Any]:
     ctx.input(repo_data_dir() / SUBSET_FILE)
     rows, details, calib_info, skipped = [], {}, {}, []
     for name in p["models"]:
+        model_start = time.perf_counter()
         onnx_file = onnx_path(name, p["zoo"])
         ctx.input(onnx_file)
         spec = zoo_spec(name, Path(p["zoo"]) / "zoo.json")
@@ -142,6 +143,7 @@ def run(ctx: RunContext) -> dict[str, Any]:
             ctx.timing(f"{name}:{method}:evaluate_s", time.perf_counter() - start)
             if info:
                 details[name][method] = info
+        ctx.timing(f"{name}:total_s", time.perf_counter() - model_start)
     return {
         "accuracy": {"evidence": "measured", "test_images": int(len(test_labels)),
                      "test_set": "committed Fashion-MNIST subset, test split (100 per class)",
