@@ -23,14 +23,13 @@ class Known:
 
 # Order inside each view follows the story: models → NPU analysis → integer verification.
 KNOWN: dict[str, Known] = {
-    "zoo-training": Known("models", "Model zoo: training cost and test accuracy", models.prepare_zoo),
     "activation-swap": Known("models", "Activation swap and recovery training", models.prepare_swap),
     "pruning": Known("models", "Cost-aware pruning", None),
+    "zoo-training": Known("models", "Model zoo: training cost and test accuracy", models.prepare_zoo),
     "intake": Known("models", "Intake reports: diagnose, prescribe, apply", None),
-    "preprocess-doctor": Known("records", "Preprocessing mismatch doctor", None),
     "norm-fusion": Known("models", "Input normalisation fused into the first layer", norm_fusion.prepare),
+    "preprocess-doctor": Known("records", "Preprocessing mismatch doctor", None),
     "lint-corpus": Known("npu", "Lint of the model zoo and the onnx corpus", lint_corpus.prepare),
-    "probes": Known("npu", "Operator probe table (onnxruntime baseline)", None),
     "partitions": Known("npu", "CPU head / NPU body / CPU tail partitions", partitions.prepare),
     "cost-per-target": Known("npu", "Per-layer cost per NPU target", cost.prepare_per_target),
     "cost-vs-scalesim": Known("npu", "Cost model vs SCALE-Sim", cost.prepare_vs),
