@@ -79,7 +79,8 @@ def _fusion(result: dict[str, Any] | None) -> list[str]:
     for r in res["zoo"]["rows"]:
         diff = f"{r['max_abs_diff']:.3g}" if r.get("fused") else "—"
         rows.append(f"| {_cell(r['model'])} | {r.get('strategy', 'not fused')} | {r.get('input_dtype', '—')} | {diff} | "
-                    f"{str(r.get('top1_agree', '—'))}/{r.get('images', '—')} | — |")
+                    f"{str(r.get('top1_agree', '—'))}/{r.get('images', '—')} | "
+                    f"{'—' if 'within_tolerance' not in r else 'yes' if r['within_tolerance'] else 'no'} |")
     cv = res["calibration_variant"]
     rows += ["", f"Calibration variant: fused model — {_cell(cv['fused_model'])}; original model — "
                  f"{_cell(cv['original_model'])}. {_cell(cv['rule'])}."]

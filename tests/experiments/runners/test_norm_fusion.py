@@ -4,7 +4,7 @@ from npuready.paths import repo_root
 
 
 def test_runner_reports_fusion_error_per_subject(monkeypatch):
-    monkeypatch.setattr(norm_fusion, "_zoo_rows", lambda ctx, count: [])
+    monkeypatch.setattr(norm_fusion, "_zoo_rows", lambda ctx, count, tolerance: [])
     ctx = RunContext("norm-fusion", {"photos": ["coffee", "china"], "seed": 0, "tolerance": 1e-4}, repo_root(),
                      show_progress=False)
     results = norm_fusion.run(ctx)
@@ -40,4 +40,4 @@ def test_zoo_models_are_fused_from_their_manifest_contract(tmp_path, monkeypatch
     ctx = RunContext("norm-fusion", {}, tmp_path, show_progress=False)
     rows = norm_fusion._zoo_rows(ctx, 8)
     assert len(rows) == 1 and rows[0]["model"] == "zoo/tiny.onnx" and rows[0]["fused"]
-    assert rows[0]["strategy"] == "subtract" and rows[0]["images"] == 8 and rows[0]["max_abs_diff"] <= 1e-4
+    assert rows[0]["strategy"] == "subtract" and rows[0]["images"] == 8 and rows[0]["within_tolerance"]

@@ -41,7 +41,7 @@ def _compare(original, fused, spec, images, input_name: str) -> dict[str, Any]:
             "top1_agree": agree, "max_abs_output": peak, "calibration_range": [lo, hi]}
 
 
-def _zoo_rows(ctx: RunContext, count: int) -> list[dict[str, Any]]:
+def _zoo_rows(ctx: RunContext, count: int, tolerance: float = 1e-4) -> list[dict[str, Any]]:
     from npuready.errors import InputError
     from npuready.preprocess.fusion import fuse_normalization
     from npuready.preprocess.zoo_spec import zoo_json_path, zoo_spec
@@ -69,7 +69,8 @@ def _zoo_rows(ctx: RunContext, count: int) -> list[dict[str, Any]]:
         import onnx
 
         row = _compare(onnx.load(str(path)), result.model, fused_spec, list(images[:count]), result.input_name)
-        rows.append({"model": f"zoo/{path.name}", "fused": True, **result.to_dict(), **row})
+        rows.append({"model": f"zoo/{path.name}", "fused": True, **result.to_dict(), **row,
+                     "within_tolerance": row["max_abs_diff"] <= tolerance})
     return rows
 
 
@@ -100,7 +101,7 @@ def run(ctx: RunContext) -> dict[str, Any]:
         result = fuse_normalization(model, spec, **options)
         row = _compare(model, result.model, spec, images, result.input_name)
         rows.append({"model": label, **result.to_dict(), **row, "within_tolerance": row["max_abs_diff"] <= tolerance})
-    zoo = _zoo_rows(ctx, int(ctx.params.get("zoo_images", 64)))
+    zoo = _zoo_rows(ctx, int(ctx.params.get("zoo_images", 64)), tolerance)
     unfused = spec.unfused()
     return {
         "setup": {"evidence": "measured", "preset": spec.name, "photos": names, "tolerance": tolerance,
