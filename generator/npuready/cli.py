@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "intake": "npuready.commands.intake",
     "deploy": "npuready.commands.deploy",
     "run": "npuready.commands.run",
+    "docs": "npuready.commands.docs",
     "site": "npuready.commands.site",
 }
 

@@ -1,0 +1,87 @@
+"""Every generated docs page (and generated data file), by the function that renders it.
+
+``npuready docs`` writes them; ``npuready docs --check`` (and a test) fails when a committed file
+differs from what its generator produces now. ``docs/EXPERIMENTS.md`` is rendered with the site
+(``npuready site``), which owns its own freshness check.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from npuready.paths import repo_root
+
+
+def _rules() -> dict[str, str]:
+    from npuready.docs_gen.rules import render_all
+
+    return {f"docs/rules/{name}": text for name, text in render_all().items()}
+
+
+def _support() -> dict[str, str]:
+    from npuready.probes import run_all
+    from npuready.probes.run import table
+    from npuready.probes.support_doc import render
+
+    return {"docs/support.md": render(table(run_all(progress=False)))}
+
+
+def _targets() -> dict[str, str]:
+    from npuready.docs_gen.targets import render_targets_md
+
+    return {"docs/targets.md": render_targets_md()}
+
+
+def _nnapi_mirror() -> dict[str, str]:
+    from npuready.partition.nnapi_mirror import mirror_toml
+
+    return {"generator/npuready/targets/data/nnapi-mirror.toml": mirror_toml()}
+
+
+def _partition_vs_nnapi() -> dict[str, str]:
+    from npuready.partition.docs import build
+
+    return {"docs/partition-vs-nnapi.md": build()}
+
+
+def _cost_vs_vela() -> dict[str, str]:
+    from npuready.docs_gen.cost_vs_vela import build
+
+    return {"docs/cost-vs-vela.md": build()}
+
+
+def _preprocess() -> dict[str, str]:
+    from npuready.preprocess.docs_page import render_markdown
+
+    return {"docs/preprocess.md": render_markdown(repo_root())}
+
+
+GENERATORS: dict[str, Callable[[], dict[str, str]]] = {
+    "rules": _rules,
+    "support": _support,
+    "nnapi-mirror": _nnapi_mirror,
+    "targets": _targets,
+    "partition-vs-nnapi": _partition_vs_nnapi,
+    "cost-vs-vela": _cost_vs_vela,
+    "preprocess": _preprocess,
+}
+
+
+def render_all() -> dict[str, str]:
+    """Repo-relative path → content, in generator order (targets after the nnapi mirror it lists)."""
+    pages: dict[str, str] = {}
+    for gen in GENERATORS.values():
+        pages.update(gen())
+    return pages
+
+
+def stale(root: Path | None = None) -> list[str]:
+    base = root or repo_root()
+    problems = []
+    for rel, text in render_all().items():
+        path = base / rel
+        if not path.exists():
+            problems.append(f"{rel}: missing; run 'npuready docs'")
+        elif path.read_text(encoding="utf-8") != text:
+            problems.append(f"{rel}: stale; run 'npuready docs'")
+    return problems
