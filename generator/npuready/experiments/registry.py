@@ -17,4 +17,7 @@ RUNNERS: dict[str, str] = {
     "bitexact-litert": "npuready.experiments.runners.bitexact_litert",
     "parity-ladder": "npuready.experiments.runners.parity_ladder",
     "ptq-methods": "npuready.experiments.runners.ptq_methods",
+    "probes": "npuready.experiments.runners.probes",
+    "pruning": "npuready.experiments.runners.pruning",
+    "activation-swap": "npuready.experiments.runners.activation_swap",
 }
