@@ -80,6 +80,6 @@ class Figures:
             return self.raw(exp_id, path, label="null")
         if isinstance(value, bool):
             return escape(json.dumps(value))
-        if isinstance(value, list) and all(isinstance(v, str) for v in value) and len(value) <= 8:
+        if isinstance(value, list) and all(isinstance(v, str) for v in value) and sum(map(len, value)) <= 240:
             return escape(", ".join(value)) if value else Markup("<span class='dim'>none</span>")
         return self.raw(exp_id, path, label="[ … ]" if isinstance(value, list) else "{ … }")

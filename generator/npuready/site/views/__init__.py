@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from npuready.site.views import cost, integer, lint_corpus, models, norm_fusion, partitions
+from npuready.site.views import cost, integer, lint_corpus, models, norm_fusion, partitions, probes
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,7 @@ KNOWN: dict[str, Known] = {
     "norm-fusion": Known("models", "Input normalisation fused into the first layer", norm_fusion.prepare),
     "preprocess-doctor": Known("records", "Preprocessing mismatch doctor", None),
     "lint-corpus": Known("npu", "Lint of the model zoo and the onnx corpus", lint_corpus.prepare),
+    "probes": Known("npu", "Operator probes (onnxruntime baseline, not NPU support)", probes.prepare),
     "partitions": Known("npu", "CPU head / NPU body / CPU tail partitions", partitions.prepare),
     "cost-per-target": Known("npu", "Per-layer cost per NPU target", cost.prepare_per_target),
     "cost-vs-scalesim": Known("npu", "Cost model vs SCALE-Sim", cost.prepare_vs),
