@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 EXTRAS  := torch,validate,site,data,dev
 
-.PHONY: setup quickstart test bench site walkthrough experiments clean-venv
+.PHONY: setup quickstart test bench site walkthrough experiments docs scalesim-env clean-venv
 
 setup: $(STAMP)
 
@@ -27,3 +27,18 @@ bench: setup
 
 clean-venv:
 	rm -rf $(VENV)
+
+experiments: setup
+	$(BIN)/npuready run --all
+
+docs: setup
+	$(BIN)/npuready docs
+
+site: docs
+	$(BIN)/npuready site
+
+walkthrough: site
+	$(BIN)/python tools/record_walkthrough.py
+
+scalesim-env:
+	bash tools/scalesim_env.sh
