@@ -70,19 +70,44 @@
     }
   }
 
-  /* ---------- charts (vendored vega-embed, drawn when their view is shown) ---------- */
+  /* ---------- charts (vendored vega bundles, loaded only when a view with charts is shown) ---------- */
+  var runtime = null;
+
+  function loadRuntime() {
+    if (!runtime) {
+      var files = (document.body.dataset.vendor || "").split(" ").filter(Boolean);
+      runtime = files.reduce(function (chain, src) {
+        return chain.then(function () {
+          return new Promise(function (resolve, reject) {
+            var s = document.createElement("script");
+            s.src = src;
+            s.onload = resolve;
+            s.onerror = function () { reject(new Error("cannot load " + src)); };
+            document.head.appendChild(s);
+          });
+        });
+      }, Promise.resolve());
+    }
+    return runtime;
+  }
+
   function drawCharts(root) {
     if (!root) { return; }
-    root.querySelectorAll("script.chart-spec:not([data-drawn])").forEach(function (s) {
-      s.dataset.drawn = "1";
-      var target = document.getElementById(s.dataset.target);
-      if (typeof window.vegaEmbed !== "function") {
-        target.textContent = "chart runtime missing (site/vendor); the data is in the raw JSON.";
-        console.error("vegaEmbed not loaded");
-        return;
-      }
-      window.vegaEmbed(target, JSON.parse(s.textContent), {actions: false, renderer: "svg"})
-        .catch(function (err) { target.textContent = "chart failed: " + err; console.error(err); });
+    var specs = root.querySelectorAll("script.chart-spec:not([data-drawn])");
+    if (!specs.length) { return; }
+    loadRuntime().then(function () {
+      specs.forEach(function (s) {
+        if (s.dataset.drawn) { return; }
+        s.dataset.drawn = "1";
+        var target = document.getElementById(s.dataset.target);
+        window.vegaEmbed(target, JSON.parse(s.textContent), {actions: false, renderer: "svg"})
+          .catch(function (err) { target.textContent = "chart failed: " + err; console.error(err); });
+      });
+    }, function (err) {
+      specs.forEach(function (s) {
+        document.getElementById(s.dataset.target).textContent = "chart runtime missing (site/vendor); the data is in the raw JSON.";
+      });
+      console.error(err);
     });
   }
 

@@ -33,7 +33,7 @@ KNOWN: dict[str, Known] = {
     "probes": Known("npu", "Operator probes (onnxruntime baseline, not NPU support)", probes.prepare),
     "partitions": Known("npu", "CPU head / NPU body / CPU tail partitions", partitions.prepare),
     "cost-per-target": Known("npu", "Per-layer cost per NPU target", cost.prepare_per_target),
-    "cost-vs-scalesim": Known("npu", "Cost model vs SCALE-Sim", cost.prepare_vs),
+    "cost-vs-scalesim": Known("npu", "Cost model vs SCALE-Sim", cost.prepare_vs_totals),
     "cost-vs-vela": Known("npu", "Cost model vs Arm Vela", cost.prepare_vs),
     "ptq-methods": Known("integer", "Post-training quantization methods", integer.prepare_ptq),
     "parity-ladder": Known("integer", "Parity ladder: float → fake-quant → integer", integer.prepare_ladder),

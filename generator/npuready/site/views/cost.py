@@ -28,14 +28,21 @@ def prepare_per_target(fig: Figures, exp: Experiment) -> dict[str, Any]:
     }
 
 
-def prepare_vs(fig: Figures, exp: Experiment) -> dict[str, Any]:
+def prepare_vs(fig: Figures, exp: Experiment, layer_tables: bool = True) -> dict[str, Any]:
+    """Per model × target totals and a ratio chart; per-layer tables unless ``layer_tables`` is off
+    (then each model's layers stay one raw-JSON control away, which keeps the page light)."""
     path = "/results/comparison/models"
     models = fig.value(exp.id, path)
     x: dict[str, Any] = {
-        "models": records_table(fig, exp.id, path, models, columns=MODEL_COLUMNS, title="per model and target"),
+        "models": records_table(fig, exp.id, path, models, title="per model and target",
+                                columns=MODEL_COLUMNS + ([] if layer_tables else ["layers"])),
         "chart": grouped_bar_chart(fig, exp.id, path, "ratio", "model", "target",
                                    title="ours / reference, total cycles (1.0 = identical)", value_title="ratio"),
         "layers": [(i, m, records_table(fig, exp.id, f"{path}/{i}/layers", m["layers"], title="layers"))
-                   for i, m in enumerate(models) if m.get("layers")],
+                   for i, m in enumerate(models) if m.get("layers")] if layer_tables else [],
     }
     return x
+
+
+def prepare_vs_totals(fig: Figures, exp: Experiment) -> dict[str, Any]:
+    return prepare_vs(fig, exp, layer_tables=False)
