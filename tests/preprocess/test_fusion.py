@@ -90,3 +90,13 @@ def test_result_is_a_valid_model_and_serialises():
     onnx.checker.check_model(result.model, full_check=True)
     assert result.to_dict() == {"strategy": "subtract", "input": "image", "input_dtype": "uint8", "convs": ["conv1"],
                                 "calibration": result.calibration}
+
+
+def test_scale_only_spec_folds_even_when_the_conv_pads(photos):
+    original = conv_classifier(first_pads=1)
+    spec = TV.replace(mean=None, std=None)  # x/255 only: zero padding of x/255 is zero padding of x
+    result = fuse_normalization(original, spec)
+    assert result.strategy == "fold" and [n.op_type for n in result.model.graph.node][:2] == ["Cast", "Conv"]
+    worst = max(float(np.abs(_run(result.model, apply(spec, photos[n])) - _run(original, apply(spec.unfused(), photos[n]))).max())
+                for n in TEST_PHOTOS)
+    assert worst <= 1e-4

@@ -7,7 +7,8 @@ With ``x_n = (x*s - m_c) / sd_c = a_c * (x - d_c)``, ``a_c = s / sd_c``, ``d_c =
 * ``subtract`` (first Conv pads): zero padding of the *normalised* input is padding the raw
   input with ``d_c`` per channel, which one scalar Pad cannot express. So the mean shift stays
   as one per-channel ``Sub`` in front and only ``a_c`` is folded into ``W`` - exact at the
-  borders too. ``auto`` picks ``fold`` when no consumer Conv pads, else ``subtract``.
+  borders too. ``auto`` picks ``fold`` when no consumer Conv pads (or the mean is zero, e.g. a
+  YOLO-style x/255 only), else ``subtract``.
 
 A uint8 input gets a ``Cast`` to the original float type. The fused model must be calibrated
 with what it takes: raw uint8 pixels after resize/crop/letterbox, before normalisation
@@ -93,7 +94,7 @@ def fuse_normalization(model: str | os.PathLike | onnx.ModelProto, spec: Preproc
     if not isinstance(channels, int):
         raise InputError(f"{where}: input {inp.name!r} has no static channel count")
     a, d = _coefficients(spec, channels)
-    padded = any(_padded(n.proto) for n in users)
+    padded = any(_padded(n.proto) for n in users) and bool(np.any(d != 0))  # zero mean: padding stays exact
     chosen = "subtract" if strategy == "subtract" or (strategy == "auto" and padded) else "fold"
     if chosen == "fold" and padded and not _ignore_padding:
         raise InputError(f"{where}: the first Conv pads its input; zero padding of the normalised input is "

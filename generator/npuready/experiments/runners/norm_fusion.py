@@ -68,8 +68,15 @@ def _zoo_rows(ctx: RunContext, count: int, tolerance: float = 1e-4) -> list[dict
             continue
         import onnx
 
-        row = _compare(onnx.load(str(path)), result.model, fused_spec, list(images[:count]), result.input_name)
-        rows.append({"model": f"zoo/{path.name}", "fused": True, **result.to_dict(), **row,
+        if spec.color == "GRAY":
+            subjects, source = list(images[:count]), "Fashion-MNIST committed-subset test images"
+        else:
+            from npuready.data import photo
+            from npuready.preprocess.sources import TEST_PHOTOS
+
+            subjects, source = [photo(n) for n in TEST_PHOTOS], "sample photos"
+        row = _compare(onnx.load(str(path)), result.model, fused_spec, subjects, result.input_name)
+        rows.append({"model": f"zoo/{path.name}", "fused": True, "images_from": source, **result.to_dict(), **row,
                      "within_tolerance": row["max_abs_diff"] <= tolerance})
     return rows
 
@@ -109,7 +116,8 @@ def run(ctx: RunContext) -> dict[str, Any]:
                                 "apply(spec) (raw uint8), onnxruntime CPU"},
         "photos": {"evidence": "measured", "rows": rows},
         "zoo": {"evidence": "measured", "rows": zoo,
-                "note": "zoo/zoo.json not present when this ran" if not zoo else "Fashion-MNIST committed-subset test images"},
+                "note": "zoo/zoo.json not present when this ran" if not zoo else
+                        "grey models on Fashion-MNIST committed-subset test images, RGB models on the sample photos"},
         "calibration_variant": {
             "evidence": "measured",
             "fused_model": "raw uint8 RGB after resize 256 / centre crop 224, before /255 and mean/std "
