@@ -4,6 +4,8 @@ from __future__ import annotations
 from npuready.atomic import dumps_json
 from npuready.intake.report import IntakeReport
 
+SHOW = 8  # findings / risks listed in text before "… and N more"
+
 
 def _pct(v) -> str:
     return "—" if v is None else f"{100 * v:.1f}%"
@@ -22,9 +24,11 @@ def render_text(report: IntakeReport) -> str:
              "", "DIAGNOSIS"]
     s = diag["lint"]["summary"]
     lines.append(f"  lint: {s['errors']} ERROR, {s['warnings']} WARN" + ("  → deployment blocked" if diag["lint"]["blocked"] else ""))
-    for f in diag["lint"]["findings"]:
-        if f["severity"] == "ERROR":
-            lines.append(f"    {f['rule']} {f['node']} ({f['op_type']}): {f['message']}")
+    errors = [f for f in diag["lint"]["findings"] if f["severity"] == "ERROR"]
+    for f in errors[:SHOW]:
+        lines.append(f"    {f['rule']} {f['node']} ({f['op_type']}): {f['message']}")
+    if len(errors) > SHOW:
+        lines.append(f"    … and {len(errors) - SHOW} more ERROR(s) (--format json lists all)")
     warn = [f for f in diag["lint"]["findings"] if f["severity"] == "WARN"]
     if warn:
         rules = sorted({f["rule"] for f in warn})
@@ -32,7 +36,9 @@ def render_text(report: IntakeReport) -> str:
     p = diag["partition"]
     lines.append(f"  partition: {p['verdict_text']}")
     if p.get("missing_cpu_code"):
-        lines.append(f"    missing CPU code for: {', '.join(p['missing_cpu_code'])}")
+        missing = p["missing_cpu_code"]
+        more = f" … and {len(missing) - SHOW} more" if len(missing) > SHOW else ""
+        lines.append(f"    missing CPU code for: {', '.join(missing[:SHOW])}{more}")
     c = diag["cost"]
     if "error" in c:
         lines.append(f"  cost: not estimated ({c['error']})")
@@ -44,8 +50,10 @@ def render_text(report: IntakeReport) -> str:
             lines.append(f"    {h['node']:<28} {h['op_type']:<20} {h['device']:<4} {_num(h['cycles']):>10} cycles "
                          f"{_pct(h['share']):>6}  {h['bound']}")
     lines.append(f"  quantisation risks: {len(diag['risks'])}")
-    for r in diag["risks"]:
+    for r in diag["risks"][:SHOW]:
         lines.append(f"    [{r['level']}] {r['kind']} {r['node']}: {r['message']}")
+    if len(diag["risks"]) > SHOW:
+        lines.append(f"    … and {len(diag['risks']) - SHOW} more (--format json lists all)")
     lines += ["", "PRESCRIPTION (in order)"]
     for a in d["prescription"]:
         tag = " [auto with --apply]" if a["automatic"] else ""
