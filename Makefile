@@ -38,6 +38,7 @@ site: docs
 	$(BIN)/npuready site
 
 walkthrough: site
+	$(BIN)/python tools/ensure_browser.py
 	$(BIN)/python tools/record_walkthrough.py
 
 scalesim-env:
