@@ -5,10 +5,11 @@ import json
 from pathlib import Path
 
 from npuready.errors import InputError
+from npuready.experiments.context import sha256_file
 from npuready.experiments.registry import RUNNERS
 from npuready.experiments.run import declared_ids, spec_for
 from npuready.experiments.schema import validate_result
-from npuready.paths import experiments_dir
+from npuready.paths import experiments_dir, repo_root
 
 
 def stale_experiments(root: Path | None = None) -> list[str]:
@@ -31,4 +32,15 @@ def stale_experiments(root: Path | None = None) -> list[str]:
             continue
         if doc.get("spec_sha256") != spec.sha256:
             problems.append(f"{exp_id}: spec.toml changed since result.json was produced; run 'npuready run {exp_id}'")
+            continue
+        for rel, digest in sorted(doc["provenance"]["inputs"].items()):
+            path = Path(rel) if Path(rel).is_absolute() else repo_root() / rel
+            if rel.endswith("spec.toml") or not path.is_relative_to(repo_root()):
+                continue
+            if not path.is_file():
+                problems.append(f"{exp_id}: input {rel} is gone; run 'npuready run {exp_id}'")
+            elif sha256_file(path) != digest:
+                problems.append(f"{exp_id}: input {rel} changed since result.json was produced; "
+                                f"run 'npuready run {exp_id}'")
+                break
     return problems
