@@ -113,4 +113,4 @@ def test_hand_view_picks_rows_by_stored_values(fixture_tree):
     assert ('<b>toy-vit</b>: fastest on <code>edge-10</code>\n'
             '<button class="num" data-exp="cost-per-target" data-path="/results/costs/rows/3/cycles">700</button>') in html
     assert 'data-path="/results/costs/rows/2/cycles">9,000</button>&nbsp;cycles.' in html
-    assert html.count('class="chart-spec"') == 1
+    assert html.count('class="chart-spec" data-target="chart-cost-per-target-') == 1

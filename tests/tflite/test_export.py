@@ -25,7 +25,12 @@ def _ops(tflite: bytes) -> list[str]:
 
 
 def _float_parity(model: onnx.ModelProto, n_inputs: int) -> float:
-    """Max |TFLite - onnxruntime| over every ONNX tensor the map names (outputs and intermediates)."""
+    """Max |TFLite - onnxruntime| / max(1, max|onnxruntime|) over every ONNX tensor the map names.
+
+    That is 1e-5 absolute for tensors within ±1 and relative above: float32 itself resolves only 7.6e-6
+    at 64, so trained models' large intermediates differ by a few ULP when the two runtimes accumulate
+    in a different order.
+    """
     tfl = export_float(model)
     sess = session(model, all_outputs=True)
     names = [o.name for o in sess.get_outputs()]
@@ -37,7 +42,8 @@ def _float_parity(model: onnx.ModelProto, n_inputs: int) -> float:
             assert got.onnx[name].shape == ref[name].shape
         for name, value in got.onnx.items():
             if name in ref:
-                worst = max(worst, float(np.abs(value - ref[name]).max()))
+                scale = max(1.0, float(np.abs(ref[name]).max()))
+                worst = max(worst, float(np.abs(value - ref[name]).max()) / scale)
                 compared += 1
     assert compared > len(got.mapping.outputs)  # intermediates were compared too
     return worst
