@@ -41,7 +41,8 @@ def _cli(*argv: str) -> int:
     from npuready.cli import main
 
     code = main(list(argv))
-    print(f"(exit code {code})", flush=True)
+    meaning = {0: "ok", 1: "the check failed: at least one ERROR or a failed gate", 2: "unusable input"}
+    print(f"(exit code {code}: {meaning.get(code, 'unexpected')})", flush=True)
     return code
 
 
