@@ -17,6 +17,7 @@ import onnx
 
 from npuready.errors import InputError
 from npuready.intake.prescribe import Action
+from npuready.ort_session import literal_session
 from npuready.targets import Target, load_target
 
 NAIVE_IMAGES = 16
@@ -62,17 +63,8 @@ class Outcome:
                 "evidence": {"accuracy": "measured", "cycles": "simulated", "lint_errors": "ONNX structure"}}
 
 
-def _session(model: onnx.ModelProto):
-    import onnxruntime as ort
-
-    so = ort.SessionOptions()
-    so.intra_op_num_threads = 1
-    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    return ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
-
-
 def onnx_accuracy(model: onnx.ModelProto, x: np.ndarray, y: np.ndarray) -> float:
-    s = _session(model)
+    s = literal_session(model)
     name = s.get_inputs()[0].name
     pred = np.array([int(np.argmax(s.run(None, {name: x[i:i + 1]})[0])) for i in range(len(x))])
     return float((pred == y).mean())

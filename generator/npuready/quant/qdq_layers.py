@@ -14,6 +14,7 @@ import numpy as np
 import onnx
 
 from npuready.graph import load as load_graph
+from npuready.ort_session import literal_session
 
 WEIGHTED = ("Conv", "Gemm")
 SUFFIX = "_quantized"
@@ -97,20 +98,7 @@ def session(model: onnx.ModelProto, names=(), dynamic_batch: bool = False):
     ``dynamic_batch`` renames the first dimension of the graph inputs/outputs to ``N`` (the zoo graphs
     are exported at batch 1) so several images can run in one call.
     """
-    import onnxruntime as ort
-
-    m = _dynamic_batch(model) if dynamic_batch else onnx.ModelProto()
-    if not dynamic_batch:
-        m.CopyFrom(model)
-    have = {o.name for o in m.graph.output}
-    for name in names:
-        if name not in have:
-            m.graph.output.append(onnx.ValueInfoProto(name=name))
-    so = ort.SessionOptions()
-    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    so.intra_op_num_threads = 1
-    so.log_severity_level = 3
-    return ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
+    return literal_session(_dynamic_batch(model) if dynamic_batch else model, names, quiet=True)
 
 
 def run_batched(model: onnx.ModelProto, names, batches, chunk: int = 64):

@@ -9,6 +9,7 @@ import numpy as np
 import onnx
 
 from npuready.errors import InputError
+from npuready.ort_session import literal_session
 from npuready.graph import load as load_graph
 from npuready.quant.observers import OBSERVERS
 from npuready.quant.observers.histogram import Histogram
@@ -25,21 +26,6 @@ def float_tensors(model: onnx.ModelProto) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def _session(model: onnx.ModelProto, names: list[str]):
-    import onnxruntime as ort
-
-    m = onnx.ModelProto()
-    m.CopyFrom(model)
-    existing = {o.name for o in m.graph.output}
-    for n in names:
-        if n not in existing:
-            m.graph.output.append(onnx.ValueInfoProto(name=n))
-    so = ort.SessionOptions()
-    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    so.intra_op_num_threads = 1
-    return ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
-
-
 def activation_ranges(model: onnx.ModelProto, batches, method: str) -> dict[str, tuple[float, float]]:
     """{tensor: (lo, hi)} chosen by observer ``method`` over ``batches`` (list of model-input arrays)."""
     if method not in OBSERVERS:
@@ -48,7 +34,7 @@ def activation_ranges(model: onnx.ModelProto, batches, method: str) -> dict[str,
         raise InputError("calibration set: empty; give at least one input")
     obs = OBSERVERS[method]
     names = float_tensors(model)
-    sess = _session(model, names)
+    sess = literal_session(model, names)
     feed = sess.get_inputs()[0].name
     lo = {n: np.inf for n in names}
     hi = {n: -np.inf for n in names}

@@ -9,25 +9,12 @@ from __future__ import annotations
 import numpy as np
 import onnx
 
-
-def _session(model: onnx.ModelProto, extra_outputs=()):
-    import onnxruntime as ort
-
-    m = onnx.ModelProto()
-    m.CopyFrom(model)
-    have = {o.name for o in m.graph.output}
-    for n in extra_outputs:
-        if n not in have:
-            m.graph.output.append(onnx.ValueInfoProto(name=n))
-    so = ort.SessionOptions()
-    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    so.intra_op_num_threads = 1
-    return ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
+from npuready.ort_session import literal_session
 
 
 def run_float(model: onnx.ModelProto, x: np.ndarray, progress=lambda it, d: it) -> np.ndarray:
     """First graph output for each image (images run one at a time: graphs are exported at batch 1)."""
-    s = _session(model)
+    s = literal_session(model)
     name = s.get_inputs()[0].name
     return np.concatenate([s.run(None, {name: x[i:i + 1]})[0] for i in progress(range(len(x)), "float")])
 
@@ -35,7 +22,7 @@ def run_float(model: onnx.ModelProto, x: np.ndarray, progress=lambda it, d: it) 
 def run_fake_quant(qdq: onnx.ModelProto, x: np.ndarray, tensors, progress=lambda it, d: it):
     """(first output float, {tensor: int8 codes stacked over images}) for the QDQ model."""
     tensors = list(tensors)
-    s = _session(qdq, tensors)
+    s = literal_session(qdq, tensors)
     name = s.get_inputs()[0].name
     out_name = s.get_outputs()[0].name
     outs, codes = [], {t: [] for t in tensors}
