@@ -7,7 +7,6 @@ AdamW as the zoo recipe says. Wall and CPU time of the optimisation loop are mea
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,8 +14,8 @@ import torch
 from torch import nn
 
 from npuready.data.debian_fashion_mnist import fashion_mnist
-from npuready.models.budget import Budget, one_cycle_factor
-from npuready.models.progress import progress_bar
+from npuready.models.budget import Budget
+from npuready.models.loop import train_loop
 from npuready.models.zoo import ZooSpec
 
 
@@ -90,52 +89,19 @@ def train_classifier(spec: ZooSpec, epochs: int, seed: int = 0, show_progress: b
     model = spec.build()
     recipe = spec.recipe
     optimizer = make_optimizer(model, recipe.optimizer, recipe.lr, recipe.weight_decay)
-    steps_per_epoch = len(x_train) // recipe.batch
-    scheduler = None
-    if budget is None:
-        scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=recipe.lr, epochs=epochs,
-                                                        steps_per_epoch=steps_per_epoch, pct_start=0.25)
-    else:
-        budget.start()
     loss_fn = nn.CrossEntropyLoss(label_smoothing=recipe.label_smoothing)
-    history, seconds, cpu_seconds, steps_done = [], 0.0, 0.0, 0
-    epoch, finished = 0, False
-    while not finished:
-        model.train()
-        start, cpu_start = time.perf_counter(), time.process_time()
-        order = torch.randperm(len(x_train), generator=generator)
-        total, steps = 0.0, 0
-        label = f"{spec.name} epoch {epoch + 1}" + ("" if budget else f"/{epochs}")
-        for step in progress_bar(range(steps_per_epoch), label, show_progress):
-            if budget is not None:
-                p = budget.fraction()
-                if p >= 1.0:
-                    break
-                for group in optimizer.param_groups:
-                    group["lr"] = recipe.lr * one_cycle_factor(p)
-            idx = order[step * recipe.batch:(step + 1) * recipe.batch]
-            xb = augment(x_train[idx], generator) if recipe.augment else x_train[idx]
-            loss = loss_fn(model(xb), y_train[idx])
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            optimizer.step()
-            if scheduler is not None:
-                scheduler.step()
-            total += loss.item()
-            steps += 1
-        seconds += time.perf_counter() - start
-        cpu_seconds += time.process_time() - cpu_start
-        steps_done += steps
-        epoch += 1
-        finished = (budget is None and epoch >= epochs) or (budget is not None and steps < steps_per_epoch)
+
+    def batch_loss(idx: torch.Tensor) -> torch.Tensor:
+        xb = augment(x_train[idx], generator) if recipe.augment else x_train[idx]
+        return loss_fn(model(xb), y_train[idx])
+
+    def probe() -> dict:
         # Monitoring only (never used to pick a checkpoint): accuracy on the first 2,000 test images.
-        probe = evaluate(model, x_test[:2000], y_test[:2000])
-        row = {"epoch": epoch, "steps": steps, "loss": round(total / max(steps, 1), 4), "probe_accuracy": probe,
-               "seconds": round(seconds, 1), "cpu_seconds": round(cpu_seconds, 1)}
-        if steps:  # a budget can run out exactly at an epoch boundary: no empty rows
-            history.append(row)
-        log(f"{spec.name}: {row}")
+        return {"probe_accuracy": evaluate(model, x_test[:2000], y_test[:2000])}
+
+    run = train_loop(spec.name, model, optimizer, recipe.lr, recipe.batch, len(x_train), batch_loss, generator,
+                     epochs, budget, pct_start=0.25, show_progress=show_progress, log=log, epoch_extras=probe)
     accuracy = evaluate(model, x_test, y_test)
-    log(f"{spec.name}: test accuracy {accuracy:.4f} on {len(x_test)} images, {seconds:.1f} s training")
-    return TrainResult(model.eval(), seconds, cpu_seconds, accuracy, len(x_test),
-                       round(steps_done / steps_per_epoch, 2), tuple(history))
+    log(f"{spec.name}: test accuracy {accuracy:.4f} on {len(x_test)} images, {run.seconds:.1f} s training")
+    return TrainResult(model.eval(), run.seconds, run.cpu_seconds, accuracy, len(x_test), run.epochs_done,
+                       run.history)

@@ -8,7 +8,6 @@ exported model uses (``npuready.models.detector_post``).
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,8 +18,8 @@ from npuready.data.detection import DetectionSet, detection_set
 from npuready.models.detection_metrics import mean_average_precision
 from npuready.models.detector import STRIDE
 from npuready.models.detector_post import postprocess
-from npuready.models.budget import Budget, one_cycle_factor
-from npuready.models.progress import progress_bar
+from npuready.models.budget import Budget
+from npuready.models.loop import train_loop
 from npuready.models.zoo import ZooSpec
 
 TRAIN_IMAGES = 4000
@@ -140,52 +139,17 @@ def train_detector(spec: ZooSpec, epochs: int, seed: int = 0, show_progress: boo
     cls_t, box_t, pos = build_targets(train, grid, num_classes)
     recipe = spec.recipe
     optimizer = torch.optim.AdamW(model.parameters(), lr=recipe.lr, weight_decay=recipe.weight_decay)
-    steps_per_epoch = len(x_train) // recipe.batch
-    scheduler = None
-    if budget is None:
-        scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=recipe.lr, epochs=epochs,
-                                                        steps_per_epoch=steps_per_epoch, pct_start=0.2)
-    else:
-        budget.start()
     size = spec.input_shape[-1]
-    history, seconds, cpu_seconds, steps_done = [], 0.0, 0.0, 0
-    epoch, finished = 0, False
-    while not finished:
-        model.train()
-        start, cpu_start = time.perf_counter(), time.process_time()
-        order = torch.randperm(len(x_train), generator=generator)
-        total, steps = 0.0, 0
-        label = f"detector epoch {epoch + 1}" + ("" if budget else f"/{epochs}")
-        for step in progress_bar(range(steps_per_epoch), label, show_progress):
-            if budget is not None:
-                p = budget.fraction()
-                if p >= 1.0:
-                    break
-                for group in optimizer.param_groups:
-                    group["lr"] = recipe.lr * one_cycle_factor(p)
-            idx = order[step * recipe.batch:(step + 1) * recipe.batch]
-            flip = torch.rand(len(idx), generator=generator) < 0.5
-            xb, cb, bb, pb = mirror(x_train[idx], cls_t[idx], box_t[idx], pos[idx], flip, size)
-            dist, logits = model(xb)
-            loss = detector_loss(dist, logits, cb, bb, pb)
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            optimizer.step()
-            if scheduler is not None:
-                scheduler.step()
-            total += loss.item()
-            steps += 1
-        seconds += time.perf_counter() - start
-        cpu_seconds += time.process_time() - cpu_start
-        steps_done += steps
-        epoch += 1
-        finished = (budget is None and epoch >= epochs) or (budget is not None and steps < steps_per_epoch)
-        row = {"epoch": epoch, "steps": steps, "loss": round(total / max(steps, 1), 4), "seconds": round(seconds, 1),
-               "cpu_seconds": round(cpu_seconds, 1)}
-        if steps:  # a budget can run out exactly at an epoch boundary: no empty rows
-            history.append(row)
-        log(f"detector: {row}")
+
+    def batch_loss(idx: torch.Tensor) -> torch.Tensor:
+        flip = torch.rand(len(idx), generator=generator) < 0.5
+        xb, cb, bb, pb = mirror(x_train[idx], cls_t[idx], box_t[idx], pos[idx], flip, size)
+        dist, logits = model(xb)
+        return detector_loss(dist, logits, cb, bb, pb)
+
+    run = train_loop("detector", model, optimizer, recipe.lr, recipe.batch, len(x_train), batch_loss, generator,
+                     epochs, budget, pct_start=0.2, show_progress=show_progress, log=log)
     map50, per_class = evaluate_map(model, test, num_classes)
-    log(f"detector: mAP@0.5 {map50:.4f} on {len(test)} test images, {seconds:.1f} s training")
-    return DetectorResult(model.eval(), seconds, cpu_seconds, map50, per_class, len(test),
-                          round(steps_done / steps_per_epoch, 2), tuple(history))
+    log(f"detector: mAP@0.5 {map50:.4f} on {len(test)} test images, {run.seconds:.1f} s training")
+    return DetectorResult(model.eval(), run.seconds, run.cpu_seconds, map50, per_class, len(test), run.epochs_done,
+                          run.history)
