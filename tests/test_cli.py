@@ -37,3 +37,16 @@ def test_run_unknown_experiment_exits_2(capsys):
     assert main(["run", "no-such-experiment"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unknown experiment 'no-such-experiment'" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["cost", "zoo/tinycnn.onnx", "--output", "/proc/npuready-cannot-write/report.txt"],
+    ["partition", "zoo/tinycnn.onnx", "--output", "/proc/npuready-cannot-write/report.txt"],
+])
+def test_an_unwritable_output_is_one_line_and_exit_2(argv, capsys, monkeypatch):
+    from npuready.paths import repo_root
+
+    monkeypatch.chdir(repo_root())
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot write the report" in err and "Traceback" not in err

@@ -63,6 +63,10 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as exc:
         print(f"npuready {args.verb}: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a file the user named cannot be read or written: bad input, not a crash
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"npuready {args.verb}: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print(f"npuready {args.verb}: interrupted", file=sys.stderr)
         return 130

@@ -27,14 +27,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from npuready.atomic import write_text
+    from npuready.commands.output import emit
     from npuready.cost import estimate
     from npuready.cost.render import to_json, to_text
 
     report = estimate(args.model, args.target)
     text = to_json(report) if args.format == "json" else to_text(report, all_layers=args.all_layers)
-    if args.output:
-        write_text(args.output, text)
-    else:
-        print(text, end="")
+    emit(text, args.output)
     return 0

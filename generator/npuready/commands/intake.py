@@ -39,7 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import logging
 
-    from npuready.atomic import write_text
+    from npuready.commands.output import emit
     from npuready.errors import InputError
     from npuready.intake import intake
     from npuready.intake.render import render
@@ -54,11 +54,5 @@ def run(args: argparse.Namespace) -> int:
                     eval_images=args.eval_images, log=log,
                     show_progress=sys.stderr.isatty())
     text = render(report, args.format)
-    if args.output:
-        try:
-            write_text(args.output, text)
-        except OSError as exc:
-            raise InputError(f"{args.output}: cannot write the report ({exc.strerror or exc})") from None
-    else:
-        sys.stdout.write(text)
+    emit(text, args.output)
     return 0

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,18 +26,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from npuready.atomic import write_text
-    from npuready.errors import InputError
+    from npuready.commands.output import emit
     from npuready.lint import lint
     from npuready.lint.render import render
 
     reports = [lint(m, target=args.target, allow_batched_input=args.allow_batched_input) for m in args.models]
     text = render(reports, args.format)
-    if args.output:
-        try:
-            write_text(args.output, text)
-        except OSError as exc:
-            raise InputError(f"{args.output}: cannot write the report ({exc.strerror or exc})") from None
-    else:
-        sys.stdout.write(text)
+    emit(text, args.output)
     return 1 if any(r.blocked for r in reports) else 0

@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from npuready.atomic import write_text
+    from npuready.commands.output import emit
     from npuready.partition import extract, plan_partition
     from npuready.partition.render import render
 
@@ -47,8 +47,5 @@ def run(args: argparse.Namespace) -> int:
 
             raise InputError(f"{args.extract}: cannot write the parts ({exc.strerror or exc})") from None
         print(f"npuready partition: wrote {len(manifest['parts'])} part(s) and manifest.json to {args.extract}", file=sys.stderr)
-    if args.output:
-        write_text(args.output, text)
-    else:
-        sys.stdout.write(text)
+    emit(text, args.output)
     return 0

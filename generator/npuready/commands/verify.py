@@ -56,7 +56,7 @@ def _progress():
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from npuready.atomic import write_text
+    from npuready.commands.output import emit
     from npuready.errors import InputError
     from npuready.graph import load
     from npuready.quant.inputs import load_inputs
@@ -85,10 +85,7 @@ def run(args: argparse.Namespace) -> int:
     verdict = gate(result, limits, litert if args.require_bitexact else None)
     text = (to_json(result, verdict, limits, litert) if args.format == "json"
             else to_text(result, verdict, limits, litert))
-    if args.output:
-        write_text(args.output, text)
-    else:
-        sys.stdout.write(text)
+    emit(text, args.output)
     return verdict.exit_code
 
 
