@@ -17,15 +17,20 @@ def output_names(spec: ZooSpec) -> list[str]:
     return ["box_dist", "cls_logits"] if spec.kind == "detector" else ["logits"]
 
 
-def onnx_bytes(model: nn.Module, spec: ZooSpec) -> bytes:
-    """The ONNX serialisation of ``model`` in eval mode with the zoo's static input shape."""
+def export_bytes(model: nn.Module, input_shape: tuple[int, ...], outputs: list[str]) -> bytes:
+    """The zoo's export recipe for any module: eval mode, static ``input_shape``, opset 17, BN folded."""
     model = model.eval()
     buffer = io.BytesIO()
     with torch.no_grad():
-        torch.onnx.export(model, (torch.zeros(spec.input_shape),), buffer, dynamo=False, opset_version=OPSET,
-                          input_names=["input"], output_names=output_names(spec), do_constant_folding=True,
+        torch.onnx.export(model, (torch.zeros(input_shape),), buffer, dynamo=False, opset_version=OPSET,
+                          input_names=["input"], output_names=outputs, do_constant_folding=True,
                           training=torch.onnx.TrainingMode.EVAL)
     return buffer.getvalue()
+
+
+def onnx_bytes(model: nn.Module, spec: ZooSpec) -> bytes:
+    """The ONNX serialisation of ``model`` in eval mode with the zoo's static input shape."""
+    return export_bytes(model, spec.input_shape, output_names(spec))
 
 
 def export_onnx(model: nn.Module, spec: ZooSpec, path: str | Path) -> Path:

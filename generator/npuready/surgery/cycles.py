@@ -5,7 +5,6 @@ simulated. A cache keyed by the model's parameter shapes makes greedy searches a
 """
 from __future__ import annotations
 
-import io
 
 import onnx
 import torch
@@ -14,13 +13,11 @@ from torch import nn
 from npuready.targets import Target, load_target
 
 
-def _export(model: nn.Module, input_shape: tuple[int, ...]) -> onnx.ModelProto:
-    buffer = io.BytesIO()
-    with torch.no_grad():
-        torch.onnx.export(model.eval(), (torch.zeros(input_shape),), buffer, dynamo=False, opset_version=17,
-                          input_names=["input"], output_names=["logits"], do_constant_folding=True,
-                          training=torch.onnx.TrainingMode.EVAL)
-    return onnx.load_from_string(buffer.getvalue())
+def export(model: nn.Module, input_shape: tuple[int, ...]) -> onnx.ModelProto:
+    """The model as the zoo exports it (``npuready.models.onnx_export``), parsed."""
+    from npuready.models.onnx_export import export_bytes
+
+    return onnx.load_from_string(export_bytes(model, input_shape, ["logits"]))
 
 
 class CycleEstimator:
@@ -39,7 +36,7 @@ class CycleEstimator:
         if key not in self._cache:
             from npuready.cost import estimate
 
-            rep = estimate(_export(model, self.input_shape), self.target)
+            rep = estimate(export(model, self.input_shape), self.target)
             self._cache[key] = {"cycles": int(rep.cycles), "macs": int(rep.macs), "latency_s": float(rep.latency_s)}
         return self._cache[key]
 

@@ -13,13 +13,16 @@ from npuready.experiments.context import RunContext
 
 
 def _graph_facts(model, input_shape, target) -> dict[str, Any]:
+    """Export and load once; cost (simulated) and lint the same graph."""
+    from npuready.cost import estimate
+    from npuready.graph import load
     from npuready.lint import lint
-    from npuready.surgery.cycles import CycleEstimator, _export
+    from npuready.surgery.cycles import export
 
-    est = CycleEstimator(target, input_shape)
-    rep = est.report(model)
-    report = lint(_export(model, input_shape), target=target)
-    return {"cycles": rep["cycles"], "latency_s": rep["latency_s"], "macs": rep["macs"],
+    graph = load(export(model, input_shape))
+    rep = estimate(graph, target)
+    report = lint(graph, target=target)
+    return {"cycles": int(rep.cycles), "latency_s": float(rep.latency_s), "macs": int(rep.macs),
             "r005_findings": len(report.by_rule("R005")), "lint_errors": len(report.errors),
             "host_activations": sorted({f.op_type for f in report.by_rule("R005")})}
 
