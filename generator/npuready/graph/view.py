@@ -209,25 +209,23 @@ class Graph:
             if name in used:
                 name = f"{name}#{i}"
             used.add(name)
+            attrs = {a.name: _decode_attr(a, self) for a in n.attribute}  # subgraphs take this graph as scope
             nodes.append(Node(name=name, op_type=n.op_type, domain=n.domain, inputs=tuple(n.input),
-                              outputs=tuple(n.output), attrs={}, index=pos, proto=n))
+                              outputs=tuple(n.output), attrs=attrs, index=pos,
+                              subgraphs=self._adopt_subgraphs(name, attrs), proto=n))
         self.nodes: tuple[Node, ...] = tuple(nodes)
-        # decode attributes (needs self for subgraph scope)
-        decoded = []
-        for node in self.nodes:
-            attrs = {a.name: _decode_attr(a, self) for a in node.proto.attribute}
-            subs = []
-            for key, v in attrs.items():
-                items = [v] if isinstance(v, Graph) else (v if isinstance(v, list) and v and isinstance(v[0], Graph) else [])
-                for k, sub in enumerate(items):
-                    suffix = f"[{k}]" if len(items) > 1 else ""
-                    sub.scope = (self.scope + "/" if self.scope else "") + f"{node.name}.{key}{suffix}"
-                    subs.append(sub)
-            decoded.append(Node(name=node.name, op_type=node.op_type, domain=node.domain, inputs=node.inputs,
-                                outputs=node.outputs, attrs=attrs, index=node.index, subgraphs=tuple(subs),
-                                proto=node.proto))
-        self.nodes = tuple(decoded)
         self._const_cache: dict[str, np.ndarray | None] = {}
+
+    def _adopt_subgraphs(self, node_name: str, attrs: Mapping[str, Any]) -> tuple["Graph", ...]:
+        """The node's subgraphs, each given its scope path ("<node>.<attr>[k]") below this graph."""
+        subs = []
+        for key, v in attrs.items():
+            items = [v] if isinstance(v, Graph) else (v if isinstance(v, list) and v and isinstance(v[0], Graph) else [])
+            for k, sub in enumerate(items):
+                suffix = f"[{k}]" if len(items) > 1 else ""
+                sub.scope = (self.scope + "/" if self.scope else "") + f"{node_name}.{key}{suffix}"
+                subs.append(sub)
+        return tuple(subs)
 
     @classmethod
     def from_graph_proto(cls, g: onnx.GraphProto, model: onnx.ModelProto, path: Path | None,
