@@ -19,12 +19,14 @@ def _corpus_files(subdirs: list[str]) -> list[Path]:
     return files
 
 
-def _lint_rows(ctx: RunContext, files: list[Path], label_root: Path, target: str, what: str) -> list[dict[str, Any]]:
+def _lint_rows(ctx: RunContext, files: list[Path], label_root: Path, target: str, what: str,
+               with_findings: bool) -> list[dict[str, Any]]:
     from npuready.lint import lint
 
     rows = []
     for path in ctx.progress(files, what):
-        ctx.input(path) if path.is_relative_to(ctx.repo) else None
+        if path.is_relative_to(ctx.repo):
+            ctx.input(path)
         name = str(path.relative_to(label_root))
         try:
             report = lint(path, target=target)
@@ -32,9 +34,11 @@ def _lint_rows(ctx: RunContext, files: list[Path], label_root: Path, target: str
             rows.append({"model": name, "loaded": False, "error": str(exc).replace(str(label_root) + "/", ""),
                          "errors": 0, "warnings": 0, "rules": [], "blocked": None})
             continue
-        rows.append({"model": name, "loaded": True, "errors": len(report.errors), "warnings": len(report.warnings),
-                     "rules": sorted(report.rule_ids()), "blocked": report.blocked,
-                     "findings": [f.to_dict() for f in report.findings] if what == "zoo" else None})
+        row = {"model": name, "loaded": True, "errors": len(report.errors), "warnings": len(report.warnings),
+               "rules": sorted(report.rule_ids()), "blocked": report.blocked}
+        if with_findings:
+            row["findings"] = [f.to_dict() for f in report.findings]
+        rows.append(row)
     return rows
 
 
@@ -58,11 +62,9 @@ def run(ctx: RunContext) -> dict[str, Any]:
     ctx.tool("onnx", onnx.__version__)
     corpus = _corpus_files(list(ctx.params.get("corpus_dirs", ["light", "pytorch-converted", "pytorch-operator", "simple"])))
     corpus_root = Path(onnx.__file__).parent / "backend" / "test" / "data"
-    corpus_rows = _lint_rows(ctx, corpus, corpus_root, target, "onnx corpus")
-    for r in corpus_rows:
-        r.pop("findings", None)
+    corpus_rows = _lint_rows(ctx, corpus, corpus_root, target, "onnx corpus", with_findings=False)
     zoo = sorted((ctx.repo / "zoo").glob("*.onnx"))
-    zoo_rows = _lint_rows(ctx, zoo, ctx.repo, target, "zoo")
+    zoo_rows = _lint_rows(ctx, zoo, ctx.repo, target, "zoo", with_findings=True)
     return {
         "setup": {"evidence": "measured", "target": target, "rules": list(RULES),
                   "basis": "ONNX graph structure and onnxruntime acceptance; not NPU hardware"},
