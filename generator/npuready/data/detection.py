@@ -1,7 +1,9 @@
 """Synthetic detection set: Fashion-MNIST items pasted at known boxes onto crops of real photos.
 
-Deterministic by seed. Items come from the committed subset (train split → train items, test split
-→ test items), so the set builds anywhere. Backgrounds are random square crops of every photo in
+Deterministic by seed. By default items come from the committed subset (train split → train items,
+test split → test items), so the set builds anywhere; the detector trainer passes the full Debian
+Fashion-MNIST training items as ``pool`` and a fresh seed per epoch, so it never sees the same
+image twice (``training_epoch``). Backgrounds are random square crops of every photo in
 ``npuready.data.sample_photos`` resized to ``size``×``size`` (both splits draw crops from the same photos,
 at different random positions). Each item is scaled to 28–44 px, tinted with a random colour
 (flipped to its complement when too close to the local background mean) and alpha-blended by its
@@ -10,6 +12,7 @@ exclusive). Items do not overlap.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,15 +55,18 @@ def _overlaps(box: np.ndarray, placed: list[np.ndarray]) -> bool:
     return any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in placed)
 
 
-def detection_set(split: str, count: int, seed: int | None = None, size: int = SIZE,
-                  max_objects: int = 3) -> DetectionSet:
-    """``count`` images of ``split`` ("train"/"test"), each with 1–``max_objects`` non-overlapping items."""
+def detection_set(split: str, count: int, seed: int | Sequence[int] | None = None, size: int = SIZE,
+                  max_objects: int = 3, pool: tuple[np.ndarray, np.ndarray] | None = None) -> DetectionSet:
+    """``count`` images of ``split`` ("train"/"test"), each with 1–``max_objects`` non-overlapping items.
+
+    ``pool`` — (uint8 N×28×28 items, N labels) to draw from instead of the committed subset of ``split``.
+    """
     if split not in SPLIT_SEEDS:
         raise InputError(f"detection split {split!r}: unknown; use one of {sorted(SPLIT_SEEDS)}")
     if count < 1 or size < 48:
         raise InputError(f"detection set: count {count} / size {size}; need count ≥ 1 and size ≥ 48")
     rng = np.random.default_rng(SPLIT_SEEDS[split] if seed is None else seed)
-    items, item_labels = fashion_mnist_subset(split)
+    items, item_labels = fashion_mnist_subset(split) if pool is None else pool
     backgrounds = list(photos().values())
     images = np.empty((count, size, size, 3), np.uint8)
     all_boxes, all_labels = [], []
@@ -92,3 +98,8 @@ def detection_set(split: str, count: int, seed: int | None = None, size: int = S
         all_boxes.append(np.array(boxes, np.float32).reshape(-1, 4))
         all_labels.append(np.array(labels, np.int64))
     return DetectionSet(images, tuple(all_boxes), tuple(all_labels))
+
+
+def training_epoch(epoch: int, count: int, pool: tuple[np.ndarray, np.ndarray], size: int = SIZE) -> DetectionSet:
+    """The ``count`` fresh training images of ``epoch`` (seed [train seed, epoch]) drawn from ``pool``."""
+    return detection_set("train", count, seed=[SPLIT_SEEDS["train"], epoch], size=size, pool=pool)

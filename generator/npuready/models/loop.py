@@ -1,6 +1,7 @@
 """The training loop every zoo trainer shares: epochs of shuffled batches under either a OneCycle
 schedule over ``epochs`` or a time ``Budget`` (learning rate by budget fraction), with wall/CPU time
-and one history row per epoch. The trainer supplies the per-batch loss and any per-epoch extras.
+and one history row per epoch. The trainer supplies the per-batch loss, an optional per-epoch start
+hook (e.g. fresh data; its time counts as training time) and any per-epoch extras.
 """
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ class LoopResult:
 def train_loop(name: str, model: nn.Module, optimizer: torch.optim.Optimizer, lr: float, batch: int, items: int,
                batch_loss: Callable[[torch.Tensor], torch.Tensor], generator: torch.Generator, epochs: int,
                budget: Budget | None, pct_start: float, show_progress: bool = True, log=print,
-               epoch_extras: Callable[[], dict] = dict) -> LoopResult:
+               epoch_extras: Callable[[], dict] = dict,
+               epoch_start: Callable[[int], None] = lambda epoch: None) -> LoopResult:
     """Run the loop; ``batch_loss(indices)`` returns the loss of one batch of item indices."""
     steps_per_epoch = items // batch
     scheduler = None
@@ -40,6 +42,7 @@ def train_loop(name: str, model: nn.Module, optimizer: torch.optim.Optimizer, lr
     while not finished:
         model.train()
         start, cpu_start = time.perf_counter(), time.process_time()
+        epoch_start(epoch)
         order = torch.randperm(items, generator=generator)
         total, steps = 0.0, 0
         label = f"{name} epoch {epoch + 1}" + ("" if budget else f"/{epochs}")
