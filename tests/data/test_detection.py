@@ -1,7 +1,8 @@
 import numpy as np
 import pytest
 
-from npuready.data.detection import SIZE, detection_set
+from npuready.data.detection import SIZE, detection_set, training_epoch
+from npuready.data.subset import fashion_mnist_subset
 from npuready.errors import InputError
 
 
@@ -49,3 +50,22 @@ def test_bad_arguments():
         detection_set("val", 2)
     with pytest.raises(InputError, match="count 0"):
         detection_set("test", 0)
+
+
+def _pool(label: int):
+    items, _ = fashion_mnist_subset("train")
+    return items[:50], np.full(50, label, np.int64)
+
+
+def test_a_pool_replaces_the_subset_items():
+    data = detection_set("train", 6, pool=_pool(7))
+    assert all(set(labels.tolist()) == {7} for labels in data.labels)
+
+
+def test_training_epochs_are_fresh_and_reproducible():
+    pool = _pool(3)
+    first, again, second = training_epoch(1, 4, pool), training_epoch(1, 4, pool), training_epoch(2, 4, pool)
+    assert np.array_equal(first.images, again.images)
+    assert not np.array_equal(first.images, second.images)
+    held_out = detection_set("train", 4, seed=[1, 0], pool=pool)  # the trainer's val compositions
+    assert not np.array_equal(first.images, held_out.images)

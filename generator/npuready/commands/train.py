@@ -11,8 +11,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Train one zoo model with its recipe (OneCycle schedule, light augmentation), then write "
                     "OUT/<arch>.pt (state_dict), OUT/<arch>.onnx (opset 17, static batch 1, post-processing "
                     "outside the graph) and its entry in OUT/zoo.json: input contract, measured test accuracy "
-                    "(detector: mAP@0.5) and training seconds. Classifiers use the full Fashion-MNIST from the "
-                    "Debian package dataset-fashion-mnist; the detector uses the committed subset. Needs the "
+                    "(detector: mAP@0.5) and training seconds. Training uses the full Fashion-MNIST from the "
+                    "Debian package dataset-fashion-mnist (the detector composes fresh images from its items "
+                    "every epoch); test scores use the full test set (detector: its synthetic test split, "
+                    "built from the committed subset). Needs the "
                     "torch extra (pip install 'npuready[torch,data]').",
         epilog="Exit codes: 0 trained and written, 2 unusable input (unknown arch, missing data or torch). "
                "Archs: resnet20, mobilenetv2, vit_tiny, tinycnn, detector.")
