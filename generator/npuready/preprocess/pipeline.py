@@ -14,6 +14,7 @@ import numpy as np
 
 from npuready.errors import InputError
 from npuready.preprocess.spec import PreprocessSpec
+from npuready.runtime.letterbox import letterbox_geometry  # one fit for paste and inverse
 
 ImageLike = np.ndarray | str | os.PathLike
 
@@ -71,15 +72,6 @@ def center_crop_box(size: tuple[int, int], crop: tuple[int, int]) -> tuple[int, 
     top = int(round((h - ch) / 2.0))
     left = int(round((w - cw) / 2.0))
     return left, top, left + cw, top + ch
-
-
-def letterbox_geometry(size: tuple[int, int], box: tuple[int, int]) -> tuple[tuple[int, int], tuple[int, int]]:
-    """((new_h, new_w), (top, left)) of an aspect-preserving fit of ``size`` into ``box``, centred."""
-    h, w = size
-    bh, bw = box
-    r = min(bh / h, bw / w)
-    nh, nw = max(1, int(round(h * r))), max(1, int(round(w * r)))
-    return (nh, nw), ((bh - nh) // 2, (bw - nw) // 2)
 
 
 def _spatial(spec: PreprocessSpec, im) -> np.ndarray:
