@@ -6,11 +6,11 @@ import json
 import pytest
 
 from npuready.lint import lint
-from npuready.paths import docs_dir
+from npuready.paths import docs_dir, repo_root
 from npuready.probes import BASIS, PROBES, run_all
 from npuready.probes.catalog import activation_probe
 from npuready.probes.run import table
-from npuready.probes.support_doc import render
+from npuready.probes.support_doc import from_result, render
 from npuready.targets import load_target, target_names
 
 
@@ -71,11 +71,14 @@ def test_failed_probe_records_stage_and_error():
     assert "Frob" in result.error and "\n" not in result.error
 
 
-def test_docs_support_md_is_fresh(results):
-    doc = render(table(results.values()))
+def test_stored_experiment_matches_a_live_run_and_the_docs_page_renders_it(results):
+    stored = from_result(repo_root())
+    live = table(results.values())
+    assert stored["probes"] == live["probes"], "experiments/probes is stale: run `npuready run probes`"
+    assert (stored["summary"], stored["basis"]) == (live["summary"], live["basis"])
     committed = (docs_dir() / "support.md").read_text(encoding="utf-8")
-    assert committed == doc, "docs/support.md is stale: run `npuready probes`"
-    assert BASIS in committed.splitlines()[2]
+    assert committed == render(stored), "docs/support.md is stale: run `npuready docs`"
+    assert BASIS in committed.splitlines()[2] and "experiments/probes/result.json" in committed
 
 
 def test_cli_writes_json_and_docs(tmp_path, capsys):
@@ -83,6 +86,7 @@ def test_cli_writes_json_and_docs(tmp_path, capsys):
 
     out, md = tmp_path / "probes.json", tmp_path / "support.md"
     assert main(["probes", "--out", str(out), "--docs", str(md)]) == 0
+    assert "npuready probes" in md.read_text().splitlines()[4]
     data = json.loads(out.read_text())
     assert data["basis"] == BASIS and data["evidence"] == "measured"
     assert [p["name"] for p in data["probes"]] == list(PROBES)

@@ -1,4 +1,4 @@
-"""`npuready probes`: run the operator probe table on onnxruntime, write JSON and docs/support.md."""
+"""`npuready probes`: run the operator probe table on onnxruntime; print a summary, write JSON / Markdown on request."""
 from __future__ import annotations
 
 import argparse
@@ -6,18 +6,16 @@ import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from npuready.paths import docs_dir
-
     p = sub.add_parser(
         "probes", help="run the operator probes on onnxruntime (a CPU baseline, not NPU support)",
         description="Build every operator probe graph (one op or a small pattern each, e.g. a Temporal Shift "
                     "Module and Sigmoid), create an onnxruntime session for it and run it once on random input. "
-                    "The table is an onnxruntime baseline: it says nothing about whether a given NPU supports an op.",
+                    "The table is an onnxruntime baseline: it says nothing about whether a given NPU supports an op. "
+                    "docs/support.md is rendered by `npuready docs` from the stored experiment "
+                    "(`npuready run probes`), not by this command.",
         epilog="Exit codes: 0 the table was written (failed probes are data, not errors), 2 unusable arguments.")
     p.add_argument("--out", "-o", metavar="FILE", help="write the result table as JSON to FILE (atomically)")
-    p.add_argument("--docs", metavar="FILE", default=str(docs_dir() / "support.md"),
-                   help="write the Markdown table here (default: %(default)s)")
-    p.add_argument("--no-docs", action="store_true", help="do not write the Markdown table")
+    p.add_argument("--docs", metavar="FILE", help="write the live table as Markdown to FILE (atomically)")
     p.set_defaults(func=run)
 
 
@@ -26,16 +24,16 @@ def run(args: argparse.Namespace) -> int:
     from npuready.errors import InputError
     from npuready.probes import run_all
     from npuready.probes.run import table
-    from npuready.probes.support_doc import render
+    from npuready.probes.support_doc import LIVE, render
 
     doc = table(run_all(progress=True))
     try:
         if args.out:
             write_json(args.out, doc)
-        if not args.no_docs:
-            write_text(args.docs, render(doc))
+        if args.docs:
+            write_text(args.docs, render(doc, LIVE))
     except OSError as exc:
-        raise InputError(f"{exc.filename or args.out}: cannot write ({exc.strerror or exc})") from None
+        raise InputError(f"{exc.filename or args.out or args.docs}: cannot write ({exc.strerror or exc})") from None
     s = doc["summary"]
     print(f"{s['probes']} probes: {s['accepted']} accepted, {s['failed']} failed "
           f"(onnxruntime {doc['runtime']['onnxruntime']} baseline, not NPU support)", file=sys.stderr)

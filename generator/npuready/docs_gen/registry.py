@@ -19,11 +19,9 @@ def _rules() -> dict[str, str]:
 
 
 def _support() -> dict[str, str]:
-    from npuready.probes import run_all
-    from npuready.probes.run import table
-    from npuready.probes.support_doc import render
+    from npuready.probes.support_doc import from_result, render
 
-    return {"docs/support.md": render(table(run_all(progress=False)))}
+    return {"docs/support.md": render(from_result(repo_root()))}
 
 
 def _targets() -> dict[str, str]:
