@@ -53,7 +53,9 @@ def render_readme(manifest: dict) -> str:
         "Classifier accuracy is on the full Fashion-MNIST test set (10,000 images, Debian package "
         "`dataset-fashion-mnist`), from the PyTorch model after training; the ONNX column recomputes "
         "accuracy from the exported file on the committed 1,000-image subset (tests repeat that). "
-        "The detector is scored on its synthetic test split. Training ran on a CPU shared with other "
+        "The detector trains on images composed afresh every epoch from the full Fashion-MNIST training "
+        "items and is scored on its synthetic test split (composed from the committed test-subset items, "
+        "so it rebuilds anywhere). Training ran on a CPU shared with other "
         "jobs: wall seconds depend on the load, CPU seconds (process time) much less so.",
         "",
         "| model | params | test metric | target | met | ONNX check | epochs | train wall s | train CPU s | threads |",
