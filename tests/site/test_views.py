@@ -17,7 +17,8 @@ def _build():
 
 def test_every_known_fixture_is_drawn_by_its_hand_view():
     exps, build = _build()
-    assert sorted(exps) == ["activation-swap", "bitexact-litert", "parity-ladder", "ptq-methods", "zoo-training"]
+    assert sorted(exps) == ["activation-swap", "bitexact-litert", "intake", "parity-ladder", "pruning", "ptq-methods",
+                            "zoo-training"]
     assert build.warnings == []
     html = build.files["index.html"].decode()
     for exp_id in exps:
@@ -32,7 +33,7 @@ def test_parity_ladder_shows_each_rung_and_the_output_mismatch_as_percent():
     assert f'<button class="num" data-exp="parity-ladder" data-path="{base}/output_code_mismatch" data-scale="100">50.0%</button>' in html
     assert f'data-path="{base}/accuracy_integer">0.87</button>' in html
     assert "made-up line &lt;b&gt;one&lt;/b&gt;" in html
-    assert html.count('class="chart-spec"') == 3  # ladder per-tensor, PTQ recipes, activation-swap stages
+    assert html.count('class="chart-spec"') == 4  # ladder per-tensor, PTQ recipes, activation-swap stages, pruning
 
 
 def test_ptq_headline_names_best_and_worst_recipe_from_stored_rows():
@@ -65,3 +66,82 @@ def test_activation_swap_reads_before_swap_recovery_and_null_rows():
     assert "nothing to swap (top-1" in html
     # a stored null is shown as its raw JSON, never as a number
     assert '<button class="raw" data-exp="activation-swap" data-path="/results/accuracy/rows/1/accuracy_after_swap">' in html
+
+
+def _num(exp_id, path, shown, pct=False):
+    scale = ' data-scale="100"' if pct else ""
+    return f'<button class="num" data-exp="{exp_id}" data-path="{path}"{scale}>{shown}</button>'
+
+
+def _card(html, exp_id):
+    start = html.index(f'<article class="card finding" data-exp="{exp_id}">')
+    return html[start:html.index("</article>", start)]
+
+
+def test_pruning_headline_compares_cycles_kept_with_macs_kept_and_flags_cost_greedy():
+    _, build = _build()
+    card = _card(build.files["index.html"].decode(), "pruning")
+    r = "/results/toy-cnn/rows"
+    # per target: criterion, cycles kept, MACs kept (stored fractions as %), top-1 after recovery
+    assert (f'<td>{_num("pruning", f"{r}/0/per_target/tiny-1/cycles_fraction", "50.0%", pct=True)}</td>'
+            f'\n<td>{_num("pruning", f"{r}/0/per_target/tiny-1/macs_fraction", "25.0%", pct=True)}</td>\n'
+            f'<td>{_num("pruning", f"{r}/0/accuracy_after_recovery", "0.8125")}</td>') in card
+    # the wording follows the stored comparisons: 6 of 8 pruned cases diverge ("most"), two exceptions named
+    assert "most pruned variants keep" in card
+    assert card.count("toy-cnn <i>cost_greedy</i> planned for") == 2
+    assert "toy-cnn <i>array_aligned</i> planned for <code>edge-10</code> removed nothing." in card
+    # cost-greedy below uniform on tiny-1 only (0.75 < 0.8125; 0.84375 is not)
+    assert card.count('<span class="worse" title="below uniform">') == 1
+    assert "lower top-1 than uniform</span>\non some of the models and targets" in card
+    assert f'{_num("pruning", f"{r}/2/accuracy_after_recovery", "0.75")} <span class="worse" title="below uniform">' in card
+    # off-target rows (array_aligned planned for tiny-1, on edge-10) stay out of the headline
+    assert f"{r}/1/per_target/edge-10/" not in card
+
+
+def test_pruning_body_has_unpruned_rows_and_a_chart_of_stored_fractions():
+    exps, build = _build()
+    html = build.files["index.html"].decode()
+    panel = html[html.index('id="panel-pruning"'):]
+    panel = panel[:panel.index("</article>")]
+    assert _num("pruning", "/results/toy-cnn_baseline_cost/edge-10/cycles", "800") in panel
+    assert panel.count("<i>unpruned</i>") == 2
+    spec = json.loads(scan(panel).scripts[0]["text"])
+    points = [p for data in spec["datasets"].values() for p in data if "criterion" in p]
+    rows = exps["pruning"].doc["results"]["toy-cnn"]["rows"]
+    assert len(points) == 2 * len(rows)
+    stored = {(r["criterion"], r["planned_for"] or "any target", f"toy-cnn @ {t}"): (k["macs_fraction"], k["cycles_fraction"])
+              for r in rows for t, k in r["per_target"].items()}
+    assert {(p["criterion"], p["planned for"], p["model @ target"]): (p["x"], p["y"]) for p in points} == stored
+
+
+def test_intake_headline_tells_found_prescribed_and_effect_per_model():
+    _, build = _build()
+    card = _card(build.files["index.html"].decode(), "intake")
+    d, p = "/results/diagnoses/rows", "/results/prescriptions/rows"
+    assert f'NPU segments {_num("intake", f"{d}/0/npu_segments", "5")}' in card
+    # prescriptions in their stored order field, the one advised against marked
+    assert ("Prescribed: <code>swap-activation</code>, <code>prune-aligned</code> "
+            '<span class="dim">(advised against)</span>.') in card
+    # what-if: the first simulated prescription, labelled with its own basis
+    assert ('What-if of <code>swap-activation</code> <span class="ev ev-simulated"') in card
+    assert "NPU segments 5 → 2 (made up)" in card
+    # applied: first → last stage, cost simulated, accuracy measured
+    c, a = "/results/applied_cost/rows", "/results/applied_accuracy/rows"
+    assert f'cycles {_num("intake", f"{c}/0/cycles", "9,000")} → {_num("intake", f"{c}/2/cycles", "6,000")}' in card
+    assert f'integer {_num("intake", f"{a}/0/integer_accuracy", "0.8625")} → {_num("intake", f"{a}/2/integer_accuracy", "0.8")}' in card
+    # the user's own ONNX: a stored null cost is left out, not shown as a number; names are escaped
+    assert "<b>example:&lt;toy&gt;</b>" in card
+    assert f"{d}/1/cycles" not in card
+    assert "What-if of <code>calibrate</code>" not in card  # a reference rule is not a what-if
+
+
+def test_intake_body_pairs_each_stage_accuracy_with_its_cost():
+    _, build = _build()
+    html = build.files["index.html"].decode()
+    panel = html[html.index('id="panel-intake"'):]
+    panel = panel[:panel.index("</article>")]
+    flt = _num("intake", "/results/applied_accuracy/rows/1/float_accuracy", "0.75")
+    assert f'<td><span class="nowrap">after-swap</span></td><td>{flt}' in panel
+    assert '<button class="raw" data-exp="intake" data-path="/results/applied_accuracy/rows/1/integer_accuracy">null</button>' in panel
+    assert _num("intake", "/results/applied_cost/rows/1/cycles", "6,000") in panel
+    assert "made-up &lt;calibration&gt; advice" in panel

@@ -14,6 +14,7 @@ import altair as alt
 import pandas as pd
 
 from npuready.site.embed import script_json
+from npuready.site.fmt import is_number
 from npuready.site.numbers import Figures, MissingSource
 
 
@@ -130,4 +131,55 @@ def stages_chart(fig: Figures, exp_id: str, path: str, label_fields: list[str], 
     spec = chart.to_dict()
     spec.pop("$schema", None)
     key = f"{exp_id}-" + hashlib.sha256(f"{path}|stages|{'|'.join(f for f, _ in stages)}".encode()).hexdigest()[:10]
+    return ChartView(key=key, exp_id=exp_id, path=path, title=title, spec_json=script_json(spec))
+
+
+@dataclass(frozen=True)
+class Point:
+    """One scatter point: x and y are JSON pointers to stored numbers; ``labels`` name the point
+    (colour, shape, tooltip); ``extra`` are more pointers shown in the tooltip."""
+
+    x: str
+    y: str
+    labels: dict[str, str]
+    extra: dict[str, str]
+
+
+def scatter_chart(fig: Figures, exp_id: str, path: str, points: list[Point], color: str, shape: str, title: str,
+                  x_title: str, y_title: str, diagonal: bool = False, percent: bool = False) -> ChartView:
+    """Points whose coordinates are stored numbers (each looked up by its own pointer under ``path``);
+    ``diagonal`` draws y = x across the points' range, ``percent`` formats stored fractions as percentages."""
+    if not points:
+        raise MissingSource(f"site: chart '{title}' has no points at {exp_id}:{path}")
+    data = []
+    for p in points:
+        row: dict[str, Any] = dict(p.labels)
+        for name, at in (("x", p.x), ("y", p.y), *p.extra.items()):
+            if at != path and not at.startswith(path.rstrip("/") + "/"):
+                raise MissingSource(f"site: chart '{title}': {at} is outside its source {exp_id}:{path}")
+            value = fig.value(exp_id, at)
+            if name in ("x", "y") and not is_number(value):
+                raise MissingSource(f"site: chart '{title}': {exp_id}:{at} is not a number")
+            row[name] = value
+        data.append(row)
+    frame = pd.DataFrame(data)
+    fmt = ".1%" if percent else alt.Undefined
+    tips = [alt.Tooltip(k, type="nominal") for k in points[0].labels]
+    tips += [alt.Tooltip("x", type="quantitative", title=x_title, format=fmt),
+             alt.Tooltip("y", type="quantitative", title=y_title, format=fmt)]
+    tips += [alt.Tooltip(k) for k in points[0].extra]
+    dots = alt.Chart(frame).mark_point(filled=True, size=80, opacity=0.85).encode(
+        x=alt.X("x", type="quantitative", title=x_title, axis=alt.Axis(format=fmt)),
+        y=alt.Y("y", type="quantitative", title=y_title, axis=alt.Axis(format=fmt)),
+        color=alt.Color(color, type="nominal", title=color), shape=alt.Shape(shape, type="nominal", title=shape),
+        tooltip=tips)
+    chart: Any = dots
+    if diagonal:
+        ends = [min(frame["x"].min(), frame["y"].min()), max(frame["x"].max(), frame["y"].max())]
+        line = alt.Chart(pd.DataFrame({"x": ends, "y": ends})).mark_line(color="#999", strokeDash=[4, 4]).encode(
+            x="x:Q", y="y:Q")
+        chart = alt.layer(line, dots)
+    spec = chart.properties(width="container", height=260).to_dict()
+    spec.pop("$schema", None)
+    key = f"{exp_id}-" + hashlib.sha256(f"{path}|scatter|{color}|{shape}".encode()).hexdigest()[:10]
     return ChartView(key=key, exp_id=exp_id, path=path, title=title, spec_json=script_json(spec))

@@ -135,3 +135,11 @@ def mapping_table(fig: Figures, exp_id: str, path: str, mapping: dict[str, dict[
     body = [[Markup.escape(name), *[fig.cell(exp_id, pointer.join(path, name, c), inner[c]) if c in inner else Markup("")
                                     for c in cols]] for name, inner in mapping.items()]
     return Table(title=title, path=path, columns=[key_name, *cols], rows=body)
+
+
+def nowrap(table: Table, *columns: str) -> Table:
+    """The same table with the cells of ``columns`` kept on one line (e.g. target names such as ``edge-10-nolut``)."""
+    picked = [i for i, c in enumerate(table.columns) if c in columns]
+    rows = [[Markup('<span class="nowrap">{}</span>').format(cell) if i in picked else cell for i, cell in enumerate(row)]
+            for row in table.rows]
+    return Table(title=table.title, path=table.path, columns=table.columns, rows=rows, truncated=table.truncated)

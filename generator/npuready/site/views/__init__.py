@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from npuready.site.views import cost, integer, lint_corpus, models, norm_fusion, partitions, probes
+from npuready.site.views import cost, intake, integer, lint_corpus, models, norm_fusion, partitions, probes, pruning
 
 
 @dataclass(frozen=True)
@@ -24,9 +24,9 @@ class Known:
 # Order inside each view follows the story: models → NPU analysis → integer verification.
 KNOWN: dict[str, Known] = {
     "activation-swap": Known("models", "Activation swap and recovery training", models.prepare_swap),
-    "pruning": Known("models", "Cost-aware pruning", None),
+    "pruning": Known("models", "Cost-aware pruning", pruning.prepare),
     "zoo-training": Known("models", "Model zoo: training cost and test accuracy", models.prepare_zoo),
-    "intake": Known("models", "Intake reports: diagnose, prescribe, apply", None),
+    "intake": Known("models", "Intake reports: diagnose, prescribe, apply", intake.prepare),
     "norm-fusion": Known("models", "Input normalisation fused into the first layer", norm_fusion.prepare),
     "preprocess-doctor": Known("records", "Preprocessing mismatch doctor", None),
     "lint-corpus": Known("npu", "Lint of the model zoo and the onnx corpus", lint_corpus.prepare),
