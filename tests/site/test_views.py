@@ -1,5 +1,6 @@
 """Hand-designed views against fixtures shaped like their runners' results (tests/site/fixtures/known/)."""
 import json
+import shutil
 from pathlib import Path
 
 from npuready.site.render import render_site
@@ -78,24 +79,51 @@ def _card(html, exp_id):
     return html[start:html.index("</article>", start)]
 
 
-def test_pruning_headline_compares_cycles_kept_with_macs_kept_and_flags_cost_greedy():
+def _panel(html, exp_id):
+    start = html.index(f'id="panel-{exp_id}"')
+    return html[start:html.index("</article>", start)]
+
+
+def test_pruning_headline_states_the_finding_in_a_few_sentences():
     _, build = _build()
     card = _card(build.files["index.html"].decode(), "pruning")
     r = "/results/toy-cnn/rows"
+    # the wording follows the stored comparisons: 6 of 8 pruned cases diverge ("most")
+    assert "most pruned variants keep" in card
+    # the most telling variant: the largest excess of cycles kept over MACs kept on a target it was planned for
+    # (uniform on edge-10: 75% vs 25%), labelled simulated
+    assert (f'<i>uniform</i> on <code>edge-10</code> keeps {_num("pruning", f"{r}/0/per_target/edge-10/cycles_fraction", "75.0%", pct=True)}'
+            f' of the cycles\nfor {_num("pruning", f"{r}/0/per_target/edge-10/macs_fraction", "25.0%", pct=True)} of the MACs '
+            '<span class="ev ev-simulated"') in card
+    # cost-greedy below uniform on tiny-1 only (0.75 < 0.8125; 0.84375 is not), with that pair as the example
+    assert "lower top-1 than uniform</span>\non some of the models and targets" in card
+    assert (f'<b>toy-cnn</b> on <code>tiny-1</code>: {_num("pruning", f"{r}/2/accuracy_after_recovery", "0.75")} '
+            f'<span class="worse" title="below uniform">▼</span>\nvs uniform {_num("pruning", f"{r}/0/accuracy_after_recovery", "0.8125")} '
+            '<span class="ev ev-measured"') in card
+    # no table, no exceptions list: those open the panel
+    assert "<table" not in card and "<li" not in card
+    assert "planned for <code>" not in card and "removed nothing" not in card
+    assert len(scan(card).nums) == 4
+
+
+def test_pruning_panel_opens_with_the_kept_shares_table():
+    _, build = _build()
+    panel = _panel(build.files["index.html"].decode(), "pruning")
+    r = "/results/toy-cnn/rows"
+    table = panel[panel.index('<table class="mini kept">'):]
+    assert panel.index('<table class="mini kept">') < panel.index('<p class="summary">') < panel.index('class="chart"')
     # per target: criterion, cycles kept, MACs kept (stored fractions as %), top-1 after recovery
     assert (f'<td>{_num("pruning", f"{r}/0/per_target/tiny-1/cycles_fraction", "50.0%", pct=True)}</td>'
             f'\n<td>{_num("pruning", f"{r}/0/per_target/tiny-1/macs_fraction", "25.0%", pct=True)}</td>\n'
-            f'<td>{_num("pruning", f"{r}/0/accuracy_after_recovery", "0.8125")}</td>') in card
-    # the wording follows the stored comparisons: 6 of 8 pruned cases diverge ("most"), two exceptions named
-    assert "most pruned variants keep" in card
-    assert card.count("toy-cnn <i>cost_greedy</i> planned for") == 2
-    assert "toy-cnn <i>array_aligned</i> planned for <code>edge-10</code> removed nothing." in card
-    # cost-greedy below uniform on tiny-1 only (0.75 < 0.8125; 0.84375 is not)
-    assert card.count('<span class="worse" title="below uniform">') == 1
-    assert "lower top-1 than uniform</span>\non some of the models and targets" in card
-    assert f'{_num("pruning", f"{r}/2/accuracy_after_recovery", "0.75")} <span class="worse" title="below uniform">' in card
-    # off-target rows (array_aligned planned for tiny-1, on edge-10) stay out of the headline
-    assert f"{r}/1/per_target/edge-10/" not in card
+            f'<td>{_num("pruning", f"{r}/0/accuracy_after_recovery", "0.8125")}</td>') in table
+    table = table[:table.index("</table>")]
+    assert table.count('<span class="worse" title="below uniform">') == 1
+    assert f'{_num("pruning", f"{r}/2/accuracy_after_recovery", "0.75")} <span class="worse" title="below uniform">' in table
+    # off-target rows (array_aligned planned for tiny-1, on edge-10) stay out of the compact table
+    assert f"{r}/1/per_target/edge-10/" not in table
+    # the two exceptions and the variant that removed nothing are named under the table
+    assert panel.count("toy-cnn <i>cost_greedy</i> planned for") == 2
+    assert "toy-cnn <i>array_aligned</i> planned for <code>edge-10</code> removed nothing." in panel
 
 
 def test_pruning_body_has_unpruned_rows_and_a_chart_of_stored_fractions():
@@ -114,25 +142,47 @@ def test_pruning_body_has_unpruned_rows_and_a_chart_of_stored_fractions():
     assert {(p["criterion"], p["planned for"], p["model @ target"]): (p["x"], p["y"]) for p in points} == stored
 
 
-def test_intake_headline_tells_found_prescribed_and_effect_per_model():
+def test_intake_headline_gives_the_counts_and_one_picked_result():
     _, build = _build()
     card = _card(build.files["index.html"].decode(), "intake")
-    d, p = "/results/diagnoses/rows", "/results/prescriptions/rows"
-    assert f'NPU segments {_num("intake", f"{d}/0/npu_segments", "5")}' in card
+    s, c, a = "/results/summary", "/results/applied_cost/rows", "/results/applied_accuracy/rows"
+    assert f'Intake reports {_num("intake", f"{s}/reports", "2")} <span class="ev ev-simulated"' in card
+    for key in ("blocked_by_lint", "fragmented", "actions", "zoo_models_applied"):
+        assert f'data-path="{s}/{key}"' in card
+    # applied: first → last stage, cost simulated, integer accuracy measured
+    assert f'cycles {_num("intake", f"{c}/0/cycles", "9,000")} → {_num("intake", f"{c}/2/cycles", "6,000")}' in card
+    assert (f'integer top-1 {_num("intake", f"{a}/0/integer_accuracy", "0.8625")} → '
+            f'{_num("intake", f"{a}/2/integer_accuracy", "0.8")} <span class="ev ev-measured"') in card
+    # the only what-if belongs to the applied model, so it joins that sentence; its id opens the prescription record
+    assert ('what-if of <button class="raw" data-exp="intake" data-path="/results/prescriptions/rows/1">swap-activation</button> '
+            '<span class="ev ev-simulated"') in card
+    assert "NPU segments 5 → 2 (made up)" in card
+    # the per-model entries are in the panel, not on the card
+    assert "<li" not in card and "Prescribed:" not in card
+    assert "example:&lt;toy&gt;" not in card
+    assert "What-if of <code>calibrate</code>" not in card  # a reference rule is not a what-if
+
+
+def test_intake_panel_opens_with_found_prescribed_and_effect_per_model():
+    _, build = _build()
+    panel = _panel(build.files["index.html"].decode(), "intake")
+    entries = panel[:panel.index('<p class="summary">')]
+    assert '<ul class="tight entries">' in entries
+    d, c, a = "/results/diagnoses/rows", "/results/applied_cost/rows", "/results/applied_accuracy/rows"
+    assert f'NPU segments {_num("intake", f"{d}/0/npu_segments", "5")}' in entries
     # prescriptions in their stored order field, the one advised against marked
     assert ("Prescribed: <code>swap-activation</code>, <code>prune-aligned</code> "
-            '<span class="dim">(advised against)</span>.') in card
+            '<span class="dim">(advised against)</span>.') in entries
     # what-if: the first simulated prescription, labelled with its own basis
-    assert ('What-if of <code>swap-activation</code> <span class="ev ev-simulated"') in card
-    assert "NPU segments 5 → 2 (made up)" in card
+    assert 'What-if of <code>swap-activation</code> <span class="ev ev-simulated"' in entries
+    assert "NPU segments 5 → 2 (made up)" in entries
     # applied: first → last stage, cost simulated, accuracy measured
-    c, a = "/results/applied_cost/rows", "/results/applied_accuracy/rows"
-    assert f'cycles {_num("intake", f"{c}/0/cycles", "9,000")} → {_num("intake", f"{c}/2/cycles", "6,000")}' in card
-    assert f'integer {_num("intake", f"{a}/0/integer_accuracy", "0.8625")} → {_num("intake", f"{a}/2/integer_accuracy", "0.8")}' in card
+    assert f'cycles {_num("intake", f"{c}/0/cycles", "9,000")} → {_num("intake", f"{c}/2/cycles", "6,000")}' in entries
+    assert f'integer {_num("intake", f"{a}/0/integer_accuracy", "0.8625")} → {_num("intake", f"{a}/2/integer_accuracy", "0.8")}' in entries
     # the user's own ONNX: a stored null cost is left out, not shown as a number; names are escaped
-    assert "<b>example:&lt;toy&gt;</b>" in card
-    assert f"{d}/1/cycles" not in card
-    assert "What-if of <code>calibrate</code>" not in card  # a reference rule is not a what-if
+    assert "<b>example:&lt;toy&gt;</b>" in entries
+    assert f"{d}/1/cycles" not in entries
+    assert "What-if of <code>calibrate</code>" not in entries  # a reference rule is not a what-if
 
 
 def test_intake_body_pairs_each_stage_accuracy_with_its_cost():
@@ -145,3 +195,26 @@ def test_intake_body_pairs_each_stage_accuracy_with_its_cost():
     assert '<button class="raw" data-exp="intake" data-path="/results/applied_accuracy/rows/1/integer_accuracy">null</button>' in panel
     assert _num("intake", "/results/applied_cost/rows/1/cycles", "6,000") in panel
     assert "made-up &lt;calibration&gt; advice" in panel
+
+
+def test_intake_headline_names_the_most_fragmented_what_if_not_applied(tmp_path):
+    """With a report that was not applied, the card's what-if is the most fragmented of those (stored comparison)."""
+    shutil.copytree(KNOWN_FIXTURES / "intake", tmp_path / "intake")
+    path = tmp_path / "intake" / "result.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    res = doc["results"]
+    for name, segments in (("own:small", 3), ("own:big", 7)):
+        res["diagnoses"]["rows"].append({**res["diagnoses"]["rows"][1], "model": name, "npu_segments": segments,
+                                         "verdict": "fragmented", "cycles": 100 * segments})
+        res["prescriptions"]["rows"].append({"automatic": True, "basis": "simulated", "expected": f"made-up {name} effect",
+                                             "id": "replace-norm", "model": name, "order": 1, "recommended": True,
+                                             "target": "edge-10", "title": "made-up replace-norm"})
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    exps = load_experiments(tmp_path)
+    card = _card(render_site(exps, {}, strict=True).files["index.html"].decode(), "intake")
+    d = "/results/diagnoses/rows"
+    assert (f'Most fragmented without an applied run: <b>own:big</b> on <code>edge-10</code>\n'
+            f'(NPU segments {_num("intake", f"{d}/3/npu_segments", "7")}) — what-if of ') in card
+    assert "made-up own:big effect" in card and "own:small" not in card
+    # the applied model keeps its own sentence, without its what-if
+    assert "Applied to <b>toy-vit</b>" in card and "NPU segments 5 → 2 (made up)" not in card

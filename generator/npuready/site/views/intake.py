@@ -1,4 +1,10 @@
-"""intake: per model and target, what diagnose found, what was prescribed, and the effect (what-if or applied)."""
+"""intake: per model and target, what diagnose found, what was prescribed, and the effect (what-if or applied).
+
+The findings card holds the summary counts and at most two picked results, chosen by comparing stored values
+(no number is computed for display): the applied model whose simulated cycles changed most from its first to
+its last stage, and the what-if of the most fragmented report (most NPU segments, then most cycles) among the
+reports not applied. The per-model-and-target entries open the panel.
+"""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -44,8 +50,17 @@ def prepare(fig: Figures, exp: Experiment) -> dict[str, Any]:
                         "prescriptions": records_table(fig, exp.id, P, actions, columns=PRESCRIPTION_COLUMNS, indices=mine,
                                                        title=f"{d['model']} on {d['target']}") if mine else None})
     swaps = _rows(fig, exp.id, "/results/applied_accuracy/swaps")
+    applied = [r for r in reports if r["cost"]]
+    applied_pick = max(applied, key=lambda r: abs(cost[r["cost"][0]]["cycles"] - cost[r["cost"][1]]["cycles"])
+                       if all(isinstance(cost[k]["cycles"], (int, float)) for k in r["cost"]) else -1, default=None)
+    whatifs = [r for r in reports if r["lead"] is not None]
+    rest = [r for r in whatifs if not r["cost"]]
+    whatif_pick = max(rest or whatifs, key=lambda r: (diagnoses[r["i"]]["npu_segments"] or 0, diagnoses[r["i"]]["cycles"] or 0),
+                      default=None)
     return {
         "reports": reports,
+        "applied_pick": applied_pick,
+        "whatif_pick": whatif_pick,
         "diagnoses": _diagnoses(fig, exp.id, diagnoses),
         "applied": _applied(fig, exp.id, acc, cost) if acc or cost else None,
         "swaps": records_table(fig, exp.id, "/results/applied_accuracy/swaps", swaps, columns=SWAP_COLUMNS,

@@ -1,7 +1,9 @@
 """pruning: the share of MACs vs the share of simulated cycles a pruned model keeps, and its top-1 after recovery.
 
 Sentences pick stored rows and compare stored values (which criterion recovers below uniform, whether
-cycles kept exceed MACs kept); they show no number that is not a stored one.
+cycles kept exceed MACs kept, which variant keeps the largest excess of cycles over MACs, where cost-greedy
+falls furthest below uniform); they show no number that is not a stored one. The findings card holds only the
+finding sentences; the per-model and per-target table opens the panel.
 """
 from __future__ import annotations
 
@@ -43,6 +45,10 @@ def prepare(fig: Figures, exp: Experiment) -> dict[str, Any]:
     targets = fig.value(exp.id, "/results/setup/targets")
     models, body, points = [], [], []
     pruned = diverged = greedy = below = 0
+    # headline examples: per model, the variant (on a target it was planned for, or uniform) keeping the largest
+    # excess of cycles over MACs; and the planned-for case where cost-greedy falls furthest below uniform
+    gaps: list[tuple[float, str, int, str]] = []
+    worst: tuple[float, str, int, int, str] | None = None
     untouched: list[tuple[str, int]] = []
     exceptions: list[tuple[str, int, str]] = []  # pruned, yet keeps no larger share of cycles than of MACs
     for name in model_names(exp):
@@ -56,6 +62,16 @@ def prepare(fig: Figures, exp: Experiment) -> dict[str, Any]:
                      and rows[i]["accuracy_after_recovery"] < rows[uniform]["accuracy_after_recovery"]]
             greedy += sum(1 for i in picked if rows[i]["criterion"] == "cost_greedy" and uniform is not None)
             below += len(worse)
+            for i in worse:
+                drop = rows[uniform]["accuracy_after_recovery"] - rows[i]["accuracy_after_recovery"]
+                if worst is None or drop > worst[0]:
+                    worst = (drop, name, i, uniform, t)
+            for i in picked:
+                k = rows[i]["per_target"][t]
+                if k["macs_fraction"] < 1 and k["cycles_fraction"] > k["macs_fraction"]:
+                    gap = k["cycles_fraction"] - k["macs_fraction"]
+                    if not any(g[1] == name and g[0] >= gap for g in gaps):
+                        gaps = [g for g in gaps if g[1] != name] + [(gap, name, i, t)]
             per_target.append({"name": t, "rows": picked, "below": worse})
         for i, r in enumerate(rows):
             kept = [r["per_target"][t] for t in targets]
@@ -79,7 +95,11 @@ def prepare(fig: Figures, exp: Experiment) -> dict[str, Any]:
                           x_title="MACs kept", y_title="cycles kept", diagonal=True, percent=True)
     table = nowrap(Table(title="every pruned variant on every target", path="/results", columns=COLUMNS, rows=body),
                    "target", "planned for")
+    gaps.sort(key=lambda g: -g[0])
     return {"models": models, "table": table, "chart": chart, "untouched": untouched, "exceptions": exceptions,
+            "telling": [{"model": n, "path": f"/results/{n}/rows/{i}", "target": t} for _g, n, i, t in gaps[:2]],
+            "example": None if worst is None else {"model": worst[1], "greedy": f"/results/{worst[1]}/rows/{worst[2]}",
+                                                   "uniform": f"/results/{worst[1]}/rows/{worst[3]}", "target": worst[4]},
             "diverge": how_many(diverged, pruned) if pruned else None,
             "greedy_below": how_many(below, greedy) if greedy else None}
 
