@@ -18,8 +18,8 @@ def _build():
 
 def test_every_known_fixture_is_drawn_by_its_hand_view():
     exps, build = _build()
-    assert sorted(exps) == ["activation-swap", "bitexact-litert", "intake", "parity-ladder", "pruning", "ptq-methods",
-                            "zoo-training"]
+    assert sorted(exps) == ["activation-swap", "bitexact-litert", "cost-per-target", "intake", "parity-ladder",
+                            "partitions", "pruning", "ptq-methods", "zoo-training"]
     assert build.warnings == []
     html = build.files["index.html"].decode()
     for exp_id in exps:
@@ -34,7 +34,8 @@ def test_parity_ladder_shows_each_rung_and_the_output_mismatch_as_percent():
     assert f'<button class="num" data-exp="parity-ladder" data-path="{base}/output_code_mismatch" data-scale="100">50.0%</button>' in html
     assert f'data-path="{base}/accuracy_integer">0.87</button>' in html
     assert "made-up line &lt;b&gt;one&lt;/b&gt;" in html
-    assert html.count('class="chart-spec"') == 4  # ladder per-tensor, PTQ recipes, activation-swap stages, pruning
+    # ladder per-tensor, PTQ recipes, activation-swap stages, pruning, cost-per-target cycles
+    assert html.count('class="chart-spec"') == 5
 
 
 def test_ptq_headline_names_best_and_worst_recipe_from_stored_rows():
@@ -218,3 +219,92 @@ def test_intake_headline_names_the_most_fragmented_what_if_not_applied(tmp_path)
     assert "made-up own:big effect" in card and "own:small" not in card
     # the applied model keeps its own sentence, without its what-if
     assert "Applied to <b>toy-vit</b>" in card and "NPU segments 5 → 2 (made up)" not in card
+
+
+def test_partitions_headline_states_the_finding_in_a_few_sentences():
+    _, build = _build()
+    card = _card(build.files["index.html"].decode(), "partitions")
+    x, r = "/results/examples/rows", "/results/real_model/rows"
+    # on the first example target, each model's first plan by verdict; of the two fragmented, the most NPU segments
+    # (toy-vit, 3) wins over the most bytes (toy-mlp, 20,000), labelled with the stored evidence
+    assert ("On <code>edge-10</code>, <b>toy-cnn</b> places as one NPU body; <b>toy-host</b> stays off the NPU; "
+            "<b>toy-mlp</b> and <b>toy-vit</b> are fragmented, most of all <b>toy-vit</b>:\n"
+            f'{_num("partitions", f"{x}/3/npu_segments", "3")} NPU segments, '
+            f'{_num("partitions", f"{x}/3/transfer_bytes_per_inference", "9,000")} bytes CPU↔NPU per inference '
+            '<span class="ev ev-measured"') in card
+    # the real model's most fragmented plan (tiny-1: 9 segments), then the recomposition check
+    assert (f'The real model <b>toy-real</b> on <code>tiny-1</code>:\nfragmented, {_num("partitions", f"{r}/1/npu_segments", "9")} '
+            f'NPU segment(s),\n{_num("partitions", f"{r}/1/transfer_bytes_per_inference", "900,000")} bytes CPU↔NPU per '
+            'inference <span class="ev ev-measured"') in card
+    assert (f'within {_num("partitions", "/results/recomposition/limit", "1.000e-05")}:\nall parts '
+            '<button class="raw" data-exp="partitions" data-path="/results/recomposition/all_within_limit">') in card
+    assert "not an NPU compiler&#39;s partition." in card
+    # no per-model list: the plans open the panel; toy-cnn's fragmented plan on tiny-1 (not the first target) is not named
+    assert "<ul" not in card and "<li" not in card
+    assert f"{x}/0/" not in card and f"{x}/5/" not in card and f"{r}/0/" not in card
+    assert len(scan(card).nums) == 5
+
+
+def test_partitions_panel_opens_with_the_plan_of_each_model():
+    _, build = _build()
+    panel = _panel(build.files["index.html"].decode(), "partitions")
+    x, r = "/results/examples/rows", "/results/real_model/rows"
+    assert panel.index('<ul class="tight plans">') < panel.index('<p class="summary">') < panel.index("<table")
+    plans = panel[panel.index('<ul class="tight plans">'):panel.index("</ul>")]
+    # each example model's first row, then every real-model row, as on the card before
+    assert plans.count("<li>") == 6
+    assert (f'<li><b>toy-cnn</b> on <code>edge-10</code>:\none-body, {_num("partitions", f"{x}/0/npu_segments", "1")} NPU segment(s),\n'
+            f'{_num("partitions", f"{x}/0/transfer_bytes_per_inference", "4,096")} bytes CPU↔NPU per inference</li>') in plans
+    assert f"{x}/4/npu_segments" in plans and f"{r}/0/npu_segments" in plans and f"{r}/1/npu_segments" in plans
+    assert f"{x}/1/" not in plans and f"{x}/5/" not in plans
+
+
+def test_cost_per_target_headline_names_the_usual_targets_and_the_widest_spread():
+    _, build = _build()
+    card = _card(build.files["index.html"].decode(), "cost-per-target")
+    c = "/results/costs/rows"
+    assert 'Simulated cycles per inference <span class="ev ev-simulated"' in card
+    assert "fastest on <code>edge-10</code> for\nevery model;" in card
+    # the one model whose slowest target differs is named with its stored cycles
+    assert (f"slowest on <code>tiny-1</code> for\nevery model except <b>toy-det</b>\n"
+            f'(<code>pcie-8</code>, {_num("cost-per-target", f"{c}/8/cycles", "12,000")}&nbsp;cycles).') in card
+    # widest spread by stored cycles: toy-vit (700 → 9,000), not toy-det with the most cycles
+    assert (f'Widest spread: <b>toy-vit</b>, {_num("cost-per-target", f"{c}/4/cycles", "700")}&nbsp;cycles on\n'
+            f'<code>edge-10</code> vs {_num("cost-per-target", f"{c}/3/cycles", "9,000")} on <code>tiny-1</code>.') in card
+    # the per-model list opens the panel
+    assert "<ul" not in card and "<li" not in card and "<b>toy-cnn</b>" not in card
+    assert len(scan(card).nums) == 3
+
+
+def test_cost_per_target_panel_opens_with_fastest_and_slowest_per_model():
+    _, build = _build()
+    panel = _panel(build.files["index.html"].decode(), "cost-per-target")
+    c = "/results/costs/rows"
+    assert panel.index('<ul class="tight per-model">') < panel.index('<p class="summary">') < panel.index('class="chart"')
+    listing = panel[panel.index('<ul class="tight per-model">'):panel.index("</ul>")]
+    assert listing.count("<li>") == 3
+    assert (f'<li><b>toy-cnn</b>: fastest on <code>edge-10</code>\n{_num("cost-per-target", f"{c}/1/cycles", "5,000")}&nbsp;cycles, '
+            f'slowest on <code>tiny-1</code>\n{_num("cost-per-target", f"{c}/0/cycles", "8,000")}&nbsp;cycles.</li>') in listing
+    assert f'slowest on <code>pcie-8</code>\n{_num("cost-per-target", f"{c}/8/cycles", "12,000")}' in listing
+
+
+def test_cost_per_target_headline_names_no_model_when_many_differ(tmp_path):
+    """With more than two models off the usual slowest target, the card gives a word for how many, not names."""
+    shutil.copytree(KNOWN_FIXTURES / "cost-per-target", tmp_path / "cost-per-target")
+    path = tmp_path / "cost-per-target" / "result.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    rows = doc["results"]["costs"]["rows"]
+    for name in ("toy-a", "toy-b"):
+        rows += [{**rows[6], "model": name}, {**rows[7], "model": name}, {**rows[8], "model": name}]
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    card = _card(render_site(load_experiments(tmp_path), {}, strict=True).files["index.html"].decode(), "cost-per-target")
+    # slowest on pcie-8 for three of five models: pcie-8 is now the usual one, and tiny-1 is left to two named models
+    assert "slowest on <code>pcie-8</code> for\nevery model except <b>toy-cnn</b>" in card
+    assert "<b>toy-vit</b>\n(<code>tiny-1</code>" in card
+    rows += [{**rows[0], "model": "toy-c"}, {**rows[1], "model": "toy-c"}, {**rows[2], "model": "toy-c"},
+             {**rows[0], "model": "toy-d"}, {**rows[1], "model": "toy-d"}, {**rows[2], "model": "toy-d"}]
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    card = _card(render_site(load_experiments(tmp_path), {}, strict=True).files["index.html"].decode(), "cost-per-target")
+    # now four of seven models are slowest on tiny-1 and three are not: "most models", none named
+    assert "slowest on <code>tiny-1</code> for\nmost models." in card
+    assert "except" not in card

@@ -1,13 +1,19 @@
-"""cost-per-target, cost-vs-scalesim, cost-vs-vela: simulated cycles per target and against references."""
+"""cost-per-target, cost-vs-scalesim, cost-vs-vela: simulated cycles per target and against references.
+
+cost-per-target's findings card says which target is most often the fastest and the slowest per model (naming up to
+two models for which it is not) and the model with the widest spread between its fastest and slowest target; the
+choices compare stored cycles, and only stored cycles are shown. The per-model fastest/slowest list opens the panel.
+"""
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from npuready.site.charts import grouped_bar_chart
 from npuready.site.numbers import Figures
 from npuready.site.source import Experiment
 from npuready.site.tables import pivot_table, records_table
-from npuready.site.views.picks import extreme, groups
+from npuready.site.views.picks import extreme, groups, how_many
 
 MODEL_COLUMNS = ["model", "target", "array", "ours_cycles", "reference_cycles", "ratio", "ours_unmatched_cycles"]
 
@@ -15,10 +21,13 @@ MODEL_COLUMNS = ["model", "target", "array", "ours_cycles", "reference_cycles", 
 def prepare_per_target(fig: Figures, exp: Experiment) -> dict[str, Any]:
     path = "/results/costs/rows"
     rows = fig.value(exp.id, path)
-    per_model = groups(rows, "model")
+    per_model = {m: {"fast": extreme(rows, ix, "cycles"), "slow": extreme(rows, ix, "cycles", largest=True)}
+                 for m, ix in groups(rows, "model").items()}
     return {
-        "per_model": {m: {"fast": extreme(rows, ix, "cycles"), "slow": extreme(rows, ix, "cycles", largest=True)}
-                      for m, ix in per_model.items()},
+        "per_model": per_model,
+        "fast": _usual(rows, per_model, "fast"),
+        "slow": _usual(rows, per_model, "slow"),
+        "spread": _widest(rows, per_model),
         "cycles": pivot_table(fig, exp.id, path, rows, "model", "target", "cycles", title="cycles per inference"),
         "util": pivot_table(fig, exp.id, path, rows, "model", "target", "utilisation", title="MAC-array utilisation"),
         "energy": pivot_table(fig, exp.id, path, rows, "model", "target", "energy_uj", title="energy per inference (µJ)"),
@@ -26,6 +35,29 @@ def prepare_per_target(fig: Figures, exp: Experiment) -> dict[str, Any]:
                                    title="simulated cycles per inference (log scale)", log=True),
         "rows": records_table(fig, exp.id, path, rows, title="all rows"),
     }
+
+
+def _usual(rows: list[dict[str, Any]], per_model: dict[str, dict[str, int]], which: str) -> dict[str, Any] | None:
+    """The target that is most often the models' fastest (or slowest; first seen on a tie), a word for how many
+    models share it, and the (model, row) pairs for which it is not."""
+    picks = {m: ix[which] for m, ix in per_model.items()}
+    if not picks:
+        return None
+    target, hits = Counter(rows[i]["target"] for i in picks.values()).most_common(1)[0]
+    return {"at": next(i for i in picks.values() if rows[i]["target"] == target), "how": how_many(hits, len(picks)),
+            "others": [(m, i) for m, i in picks.items() if rows[i]["target"] != target]}
+
+
+def _widest(rows: list[dict[str, Any]], per_model: dict[str, dict[str, int]]) -> dict[str, Any] | None:
+    """The model whose slowest target takes the most cycles relative to its fastest (selection only)."""
+    def ratio(m: str) -> float:
+        fast, slow = rows[per_model[m]["fast"]]["cycles"], rows[per_model[m]["slow"]]["cycles"]
+        return slow / fast if fast > 0 else 0.0
+    spread = [m for m, ix in per_model.items() if ix["fast"] != ix["slow"]]
+    if not spread:
+        return None
+    m = max(spread, key=ratio)
+    return {"model": m, **per_model[m]}
 
 
 def prepare_vs(fig: Figures, exp: Experiment, layer_tables: bool = True) -> dict[str, Any]:

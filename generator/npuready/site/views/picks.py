@@ -16,3 +16,10 @@ def extreme(rows: list[dict[str, Any]], indices: list[int], key: str, largest: b
     """The position (among ``indices``) whose ``key`` is smallest (or largest)."""
     pick: Callable = max if largest else min
     return pick(indices, key=lambda i: rows[i][key])
+
+
+def how_many(hits: int, cases: int) -> str:
+    """A word for how many cases hold ('every', 'most', 'some', 'no'); the counts are not shown."""
+    if hits == cases:
+        return "every"
+    return "most" if 2 * hits > cases else "some" if hits else "no"

@@ -15,6 +15,7 @@ from npuready.site.charts import Point, scatter_chart
 from npuready.site.numbers import Figures
 from npuready.site.source import Experiment
 from npuready.site.tables import Table, nowrap
+from npuready.site.views.picks import how_many
 
 COLUMNS = ["model", "target", "criterion", "planned for", "align", "greedy budget", "MACs", "MACs kept",
            "cycles", "cycles kept", "top-1 after cut", "top-1 after recovery", "channels"]
@@ -28,13 +29,6 @@ def model_names(exp: Experiment) -> list[str]:
     if not names:
         raise KeyError("no results section with 'rows' and a '<model>_baseline_cost' section")
     return names
-
-
-def how_many(hits: int, cases: int) -> str:
-    """A word for how many cases hold ('every', 'most', 'some', 'no'); the counts are not shown."""
-    if hits == cases:
-        return "every"
-    return "most" if 2 * hits > cases else "some" if hits else "no"
 
 
 def _optional(fig: Figures, exp_id: str, path: str, pct: bool = False) -> Markup:
