@@ -8,12 +8,24 @@ from pathlib import Path
 from typing import Any
 
 
+def _mode(target: Path) -> int:
+    """The mode a plain ``open(target, "w")`` would leave: the existing file's, else 0o666 minus the umask
+    (``mkstemp`` alone would make every report, export and site page private, 0o600)."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def write_bytes(path: str | os.PathLike, data: bytes) -> Path:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
+        os.fchmod(fd, _mode(target))
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
