@@ -12,6 +12,9 @@ Per NPU node:
 - **memory cycles** — weights stream from ``weight_memory``; activations live in SRAM when the layer's
   input + output fit in ``sram_kib``, otherwise in DRAM. Cycles = max over the two memories of
   bytes / (GB/s / clock).
+- **lowered ops** — on a target with ``lowering`` set (the Vela mirrors), an op its compiler has no
+  kernel for (Softmax, LayerNormalization, activation x activation MatMul) is the sum of the steps
+  ``npuready.cost.lowering`` lists, each costed by the formulas here with its own memory round trip.
 - **cycles** = max(compute, memory) + DRAM latency (``dram_latency_cycles``, once per layer that touches
   DRAM: the first access cannot overlap anything); ``bound`` names the larger of compute and memory.
 - **energy** = MACs x pJ/MAC + vector ops x pJ/op + SRAM bytes x pJ/B + DRAM bytes x pJ/B.
@@ -25,13 +28,14 @@ import math
 import os
 
 from npuready.cost.gemm import GemmMapping, dot_product_cycles, systolic_os_cycles
+from npuready.cost.lowering import Step, lower
 from npuready.cost.placement import CPU, FOLDED, NPU, place_nodes
 from npuready.cost.report import CostReport, LayerCost, Transfer
 from npuready.cost.workload import HOST_FLOPS, Workload, workload
 from npuready.graph import Graph, Node, load
 from npuready.targets import DEFAULT_TARGET, Target, load_target
 
-BINARY_OPS = frozenset({"Add", "Sub", "Mul", "Div", "Max", "Min", "Pow", "Sum", "Mean"})
+BINARY_OPS = frozenset({"Add", "Sub", "Mul", "Div", "Max", "Min", "Pow", "Sum", "Mean", "BitShift"})
 FUSED = "fused into the producing layer"
 GLOBAL_MEAN_OPS = frozenset({"GlobalAveragePool", "ReduceMean"})
 DW_KERNEL_STEP = 4  # kernel elements a dot-product engine's depthwise mode consumes per step (Ethos-U: 4)
@@ -86,24 +90,32 @@ def gemm_mapping(w: Workload, t: Target) -> GemmMapping:
 
 
 def _compute(graph: Graph, node: Node, w: Workload, t: Target) -> tuple[int, GemmMapping | None, str]:
+    if w.kind == "elementwise":
+        mode = t.activation_mode(node.op_type)
+        if (mode == "fused" or w.fusable) and _fused(graph, node):
+            return 0, None, FUSED
+    return op_compute(node.op_type, w, t)
+
+
+def op_compute(op: str, w: Workload, t: Target) -> tuple[int, GemmMapping | None, str]:
+    """Compute cycles of one op of type ``op`` with workload ``w`` (also used for each lowered step)."""
     if w.kind == "gemm" or (w.kind == "depthwise" and not t.depthwise_engine):
         mapping = gemm_mapping(w, t)
         return _with_output_stage(mapping.cycles, w, t), mapping, ""
     if w.kind == "depthwise":
         return _with_output_stage(_depthwise_cycles(w, t), w, t), None, "depthwise datapath"
     if w.kind == "pool":
-        if t.global_pool_as_depthwise and node.op_type in GLOBAL_MEAN_OPS:
+        if t.global_pool_as_depthwise and op in GLOBAL_MEAN_OPS:
             return _with_output_stage(_depthwise_cycles(w, t), w, t), None, "lowered to a depthwise conv"
-        cycles = math.ceil(w.ofm_elems * w.kernel / (t.pool_ops_per_cycle or t.vector_lanes))
+        cycles = math.ceil(_pool_lanes(w, t) * w.kernel / (t.pool_ops_per_cycle or t.vector_lanes))
         return _with_output_stage(cycles, w, t), None, ""
     if w.kind == "elementwise":
-        mode = t.activation_mode(node.op_type)
-        if (mode == "fused" or w.fusable) and _fused(graph, node):
-            return 0, None, FUSED
         rate = t.vector_lanes
-        if node.op_type in BINARY_OPS and t.elementwise_elems_per_cycle:
+        if op in BINARY_OPS and t.elementwise_elems_per_cycle:
             rate = t.elementwise_elems_per_cycle
-        return math.ceil(w.ofm_elems * w.ops / rate), None, "lookup table" if mode == "lut" else ""
+        if op == "Mul" and t.mul_elems_per_cycle:
+            rate = t.mul_elems_per_cycle
+        return math.ceil(w.ofm_elems * w.ops / rate), None, "lookup table" if t.activation_mode(op) == "lut" else ""
     return 0, None, ""
 
 
@@ -119,6 +131,15 @@ def _depthwise_cycles(w: Workload, t: Target) -> int:
     channels = max(1, w.ofm_elems // pixels)
     per_step = max(t.weight_load_cycles, DW_KERNEL_STEP * math.ceil(pixels / t.array_rows))
     return math.ceil(channels / t.array_cols) * math.ceil(w.kernel / DW_KERNEL_STEP) * per_step
+
+
+def _pool_lanes(w: Workload, t: Target) -> int:
+    """Output elements a pooling pass occupies. When the workload states its channel count (``n``; the
+    lowered softmax max does) a dot-product engine pads the channels to its micro-block width
+    (``array_cols``): a 1-channel tensor leaves the other lanes idle. ONNX pooling nodes leave ``n`` 0."""
+    if t.engine != "dot-product" or not w.n or not w.m:
+        return w.ofm_elems
+    return w.m * math.ceil(w.n / t.array_cols) * t.array_cols
 
 
 def _with_output_stage(cycles: int, w: Workload, t: Target) -> int:
@@ -155,6 +176,9 @@ def layer_cost(graph: Graph, node: Node, t: Target, device: str) -> LayerCost:
         return LayerCost(node.name, node.op_type, CPU, "host", w.m, w.k, w.n, w.groups, 0, w.macs, 0, 0, cycles,
                          "host", 0.0, 0, 0, 0.0, host_s=seconds,
                          note=note or f"host fallback: {flops} FLOPs at {t.host_gflops:g} GFLOP/s")
+    steps = lower(graph, node, t)
+    if steps is not None:
+        return _lowered_cost(node, w, steps, t, note)
     compute, mapping, how = _compute(graph, node, w, t)
     if how == FUSED:  # runs inside the producer's output stage: no pass of its own, no memory traffic
         return LayerCost(node.name, node.op_type, NPU, "fused", 0, 0, 0, 1, 0, 0, 0, 0, 0, "none", 0.0, 0, 0, 0.0,
@@ -171,3 +195,22 @@ def layer_cost(graph: Graph, node: Node, t: Target, device: str) -> LayerCost:
     tiles = mapping.tiles if mapping else 0
     return LayerCost(node.name, node.op_type, NPU, w.kind, w.m, w.k, w.n, w.groups, tiles, w.macs, compute, memory,
                      cycles, bound, util, sram, dram, energy_pj / 1e6, note=note or how)
+
+
+def _lowered_cost(node: Node, w: Workload, steps: tuple[Step, ...], t: Target, note: str) -> LayerCost:
+    """A node the target's compiler lowers (``npuready.cost.lowering``): the sum of its steps, each an
+    ordinary op with its own compute, memory round trip and DRAM latency. ``bound`` names the larger sum."""
+    e = t.energy
+    compute = memory = cycles = sram = dram = vector_ops = 0
+    for step in steps:
+        c, _, _ = op_compute(step.op, step.work, t)
+        m, s_bytes, d_bytes = _memory(step.work, t)
+        compute, memory, sram, dram = compute + c, memory + m, sram + s_bytes, dram + d_bytes
+        cycles += max(c, m) + (t.dram_latency_cycles if d_bytes else 0)
+        vector_ops += step.work.vector_ops
+    bound = "none" if cycles == 0 else ("compute" if compute >= memory else "memory")
+    energy_pj = vector_ops * e["pj_per_vector_op"] + sram * e["pj_per_sram_byte"] + dram * e["pj_per_dram_byte"]
+    passes = sum(1 for step in steps if step.work.kind != "free")
+    how = f"lowered ({t.lowering}): {passes} NPU ops + {len(steps) - passes} fused lookup table(s)"
+    return LayerCost(node.name, node.op_type, NPU, w.kind, w.m, w.k, w.n, w.groups, 0, w.macs, compute, memory,
+                     cycles, bound, 0.0, sram, dram, energy_pj / 1e6, note=note or how)

@@ -6,6 +6,10 @@ tensors whose producer and consumer sit on different devices. Otherwise (planner
 ``target.runs_on_npu(op_type)`` and its shapes are static; constants fold; a tensor crosses whenever
 its producer and a consumer sit on different devices (graph inputs/outputs are host memory only when a
 CPU node touches them).
+
+One deliberate exception: a node that the target's compiler lowers (``npuready.cost.lowering``, e.g.
+LayerNormalization on the Vela mirrors) is placed on the NPU even when the partition policy keeps it on
+the host (lint R006), because that compiler runs the lowered sequence on the NPU; the crossings follow.
 """
 from __future__ import annotations
 
@@ -31,7 +35,24 @@ def place_nodes(graph: Graph, target: Target) -> Placed:
         return _simple(graph, target)
     plan = plan_partition(graph, target)
     devices = {p.node: p.device for p in plan.placements}
-    return Placed(devices, _crossings(graph, devices), "npuready.partition")
+    lowered = _lowered_to_npu(graph, target, devices)
+    source = "npuready.partition"
+    if lowered:
+        source += f" (+ {lowered} node(s) the target's compiler lowers onto the NPU)"
+    return Placed(devices, _crossings(graph, devices), source)
+
+
+def _lowered_to_npu(graph: Graph, target: Target, devices: dict[str, str]) -> int:
+    """Move host-placed nodes that ``target``'s lowering covers (static shapes) to the NPU; return how many."""
+    from npuready.cost.lowering import lower
+
+    moved = 0
+    for node in graph.nodes:
+        if devices.get(node.name) == CPU and all(graph.info(o).is_static for o in node.outputs if o) \
+                and lower(graph, node, target) is not None:
+            devices[node.name] = NPU
+            moved += 1
+    return moved
 
 
 def _simple(graph: Graph, target: Target) -> Placed:

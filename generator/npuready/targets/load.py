@@ -25,14 +25,17 @@ _OPTIONAL = {
     "elementwise_elems_per_cycle": ((int, float), True), "dram_latency_cycles": (int, False),
     "channel_block": (int, True), "part_kernel_step": (int, False), "pool_ops_per_cycle": ((int, float), True),
     "weight_load_cycles": (int, False), "global_pool_as_depthwise": (bool, False),
+    "mul_elems_per_cycle": ((int, float), True), "lowering": (str, False),
 }
+LOWERINGS = ("none", "vela")  # npuready.cost.lowering
 # Every number in the file needs a line in [sources] saying where it comes from.
 _SOURCE_GROUPS = {
     "array": ("array_rows", "array_cols", "cores", "clock_mhz", "dot_width", "engine", "channel_block",
               "part_kernel_step"),
     "memory": ("sram_kib", "dram_gbps", "sram_gbps", "weight_memory", "dram_latency_cycles"),
     "vector": ("vector_lanes", "depthwise_engine", "output_elems_per_cycle", "elementwise_elems_per_cycle",
-               "weight_load_cycles", "global_pool_as_depthwise", "pool_ops_per_cycle"),
+               "weight_load_cycles", "global_pool_as_depthwise", "pool_ops_per_cycle", "mul_elems_per_cycle",
+               "lowering"),
     "host": ("host_gflops", "host_link_gbps"),
     "energy": (),
     "activations": (),
@@ -136,4 +139,6 @@ def _optional_fields(raw: dict, label: str) -> dict:
         raise InputError(f"{label}: channel_block {block} must be a multiple of dot_width {width}")
     if out.get("weight_memory", "dram") not in WEIGHT_MEMORIES:
         raise InputError(f"{label}: weight_memory '{out['weight_memory']}' is unknown; use one of {WEIGHT_MEMORIES}")
+    if out.get("lowering", "none") not in LOWERINGS:
+        raise InputError(f"{label}: lowering '{out['lowering']}' is unknown; use one of {LOWERINGS}")
     return out

@@ -45,6 +45,8 @@ class Target:
     dram_latency_cycles: int = 0  # first-access latency paid once by a layer that reads DRAM
     weight_load_cycles: int = 0  # dot-product engine: minimum cycles per channel block x kernel step (depthwise)
     global_pool_as_depthwise: bool = False  # the compiler lowers GlobalAveragePool/ReduceMean to a depthwise conv
+    mul_elems_per_cycle: float | None = None  # elementwise Mul throughput; None = elementwise_elems_per_cycle
+    lowering: str = "none"  # compiler lowering of ops without a kernel (npuready.cost.lowering): none | vela
     reference: Mapping[str, str] = field(default_factory=dict)  # external tool settings a mirror matches
 
     @property

@@ -1,0 +1,148 @@
+"""Compiler lowering: ops a target has no kernel for, rewritten into the op sequence its compiler emits.
+
+``lower(graph, node, target) -> tuple[Step, ...] | None``. A target opts in with ``lowering = "vela"``
+(only the Ethos-U mirrors); every other target gets ``None`` and costs the node as one op. Each
+``Step`` is an ordinary ``Workload`` plus the op type the cost model prices it as, so a lowered node is
+the sum of existing per-op costs (elementwise, pooling, depthwise/weight-load floor): this file holds
+the *structure* (which passes, over which tensor sizes), no cycle constants.
+
+Vela's lowering for Ethos-U55/U65 (INT8), on a tensor of ``R`` rows of length ``C`` along the op's axis
+(``N = R * C``):
+
+- **Softmax** — the integer softmax of Vela's ``softmax.py`` (``SoftMax.get_graph_8bit``), in the op
+  order Vela 5.2.0 reports per layer: a max over ``C`` (MaxPool of the tensor viewed as ``R`` pixels
+  of one channel with a 1 x C kernel, ``operation_util.create_depthwise_maxpool``: ``N -> R``);
+  ``x - max`` with the exp lookup table applied by that Sub's output stage (``N``); shift right (``N``);
+  ReduceSum over ``C`` (``N -> R``); the reciprocal of the row sums on ``R`` elements — count leading
+  zeros, 2 Sub, shift left, Mul, Add, then 3 Newton-Raphson steps of (Mul, Sub, Mul, Mul, Add): 21 ops;
+  then exp x reciprocal (Mul, ``N``), an Add over ``N`` (5.2.0 reports it where the legacy code has a
+  Mul on the row sums) and the final shift right (``N``).
+- **LayerNormalization** — the sequence LiteRT's exporter hands Vela (MEAN, SUB, MUL, MEAN, ADD,
+  RSQRT, MUL, MUL, ADD) with Vela's own rewrites: each MEAN over ``C`` becomes a depthwise conv + Mul
+  (priced by the mirror's global-mean lowering and weight-load floor), RSQRT is a lookup table in the
+  preceding Add's output stage; the centring, square, normalise, scale and shift run elementwise over
+  ``N`` (mean/variance/reciprocal-sqrt on ``R``); ``scale``/``bias`` are constants read from the weight memory.
+- **MatMul of two activations** (attention's Q.K^T and P.V; BatchMatMul in TFLite) — the MAC array takes
+  only compiler-encoded weight streams, so a product whose second operand is computed at run time is
+  done outside it: one elementwise Mul per product (``batch * M * N * K`` elements) and a ReduceSum over
+  ``K`` (``-> batch * M * N``). This is reconstructed from Vela 5.2.0's per-layer report (one MatMul
+  op per BatchMatMul, its MAC count equal to ``batch * M * N * K``, elementwise-like cycles); the C++
+  core (regor) that does it is not in the sources read here.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from npuready.cost.workload import Workload, _is_const, _shape
+from npuready.graph import Graph, Node
+from npuready.targets import Target
+
+LUT = "LUT"  # a lookup table applied in the previous op's output stage: no pass of its own
+SHIFT = "BitShift"  # Vela's ASR/SHL: binary elementwise ops (shift amount is the second operand)
+RECIPROCAL = ("CLZ", "Sub", "Sub", SHIFT, "Mul", "Add") + ("Mul", "Sub", "Mul", "Mul", "Add") * 3
+
+
+@dataclass(frozen=True)
+class Step:
+    op: str  # op type the step is priced as (ONNX-style name; LUT = fused lookup table)
+    work: Workload
+    vela_op: str  # what Vela calls the op in its per-layer report
+
+
+def lower(graph: Graph, node: Node, target: Target) -> tuple[Step, ...] | None:
+    if target.lowering != "vela" or not node.outputs:
+        return None
+    if node.op_type == "Softmax":
+        return _softmax(graph, node)
+    if node.op_type == "LayerNormalization":
+        return _layer_norm(graph, node)
+    if node.op_type in ("MatMul", "MatMulInteger", "QLinearMatMul"):
+        return _activation_matmul(graph, node)
+    return None
+
+
+def _rows(graph: Graph, node: Node, default_axis: int) -> tuple[int, int] | None:
+    """(R, C): rows and row length along the op's axis (the axis must be the innermost one)."""
+    x = _shape(graph, node.inputs[0]) if node.inputs else None
+    if not x:
+        return None
+    axis = int(node.attr("axis", default_axis))
+    axis = axis + len(x) if axis < 0 else axis
+    if axis != len(x) - 1:  # Vela moves the axis innermost with a Transpose first; not modelled
+        return None
+    c = x[-1]
+    return math.prod(x) // c, c
+
+
+def _ew(op: str, out: int, read: int, vela_op: str = "", weights: int = 0) -> Step:
+    return Step(op, Workload("elementwise", ofm_elems=out, ifm_elems=read, weight_bytes=weights), vela_op or op)
+
+
+def _reduce(op: str, rows: int, c: int, vela_op: str) -> Step:
+    return Step(op, Workload("pool", kernel=c, ofm_elems=rows, ifm_elems=rows * c), vela_op)
+
+
+def _row_max(rows: int, c: int) -> Step:
+    """Vela's max over the innermost axis (``create_depthwise_maxpool``): the tensor is viewed as ``rows``
+    pixels of ONE channel and pooled with a 1 x C kernel, so ``m`` = rows pixels, ``n`` = 1 channel."""
+    return Step("ReduceMax", Workload("pool", m=rows, n=1, kernel=c, ofm_elems=rows, ifm_elems=rows * c), "MaxPool")
+
+
+def _lut(vela_op: str = LUT) -> Step:
+    return Step(LUT, Workload("free"), vela_op)
+
+
+def _softmax(graph: Graph, node: Node) -> tuple[Step, ...] | None:
+    rc = _rows(graph, node, -1)
+    if rc is None:
+        return None
+    r, c = rc
+    n = r * c
+    return (
+        _row_max(r, c),
+        _ew("Sub", n, n + r), _lut(),
+        _ew(SHIFT, n, n, "Asr"),
+        _reduce("ReduceSum", r, c, "ReduceSum"),
+        *(_ew(op, r, r, "SHL" if op == SHIFT else op) for op in RECIPROCAL),
+        _ew("Mul", n, n + r),
+        _ew("Add", n, n),
+        _ew(SHIFT, n, n, "Asr"),
+    )
+
+
+def _layer_norm(graph: Graph, node: Node) -> tuple[Step, ...] | None:
+    rc = _rows(graph, node, -1)
+    if rc is None:
+        return None
+    r, c = rc
+    n = r * c
+    steps = [
+        _reduce("ReduceMean", r, c, "DepthwiseConv2D + Mul"),
+        _ew("Sub", n, n + r),
+        _ew("Mul", n, n),
+        _reduce("ReduceMean", r, c, "DepthwiseConv2D + Mul"),
+        _ew("Add", r, r), _lut(),
+        _ew("Mul", n, n + r),
+        _ew("Mul", n, n, weights=c),
+    ]
+    if len(node.inputs) > 2 and node.inputs[2]:
+        steps.append(_ew("Add", n, n, weights=c))
+    return tuple(steps)
+
+
+def _activation_matmul(graph: Graph, node: Node) -> tuple[Step, ...] | None:
+    if len(node.inputs) < 2 or _is_const(graph, node.inputs[1]) or _is_const(graph, node.inputs[0]):
+        return None  # a constant operand is a weight stream: the MAC array runs it (FullyConnected)
+    a = _shape(graph, node.inputs[0])
+    y = _shape(graph, node.outputs[0])
+    if not a or not y or len(y) < 2:
+        return None
+    k = a[-1]
+    outputs = math.prod(y)
+    products = outputs * k
+    b_elems = math.prod(_shape(graph, node.inputs[1]) or (0,))
+    return (
+        _ew("Mul", products, products + b_elems, "MatMul (Mul)"),
+        _reduce("ReduceSum", outputs, k, "MatMul (ReduceSum)"),
+    )

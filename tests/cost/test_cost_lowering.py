@@ -1,0 +1,108 @@
+"""Vela's lowering of Softmax, LayerNormalization and activation x activation MatMul on the Ethos-U
+mirrors (npuready.cost.lowering): op counts and tensor sizes per step, the lowered node's cost is the sum
+of its steps' ordinary per-op costs, and targets without ``lowering = "vela"`` are unchanged."""
+import dataclasses
+
+import pytest
+from onnx import helper
+
+from npuready.cost import estimate
+from npuready.cost.lowering import lower
+from npuready.cost.model import _memory, op_compute
+from npuready.graph import load
+from npuready.targets import load_target, target_names
+
+from .conftest import make_model, vi, weight
+
+HEADS, TOKENS, DIM = 2, 6, 8  # attention over 6 tokens, 2 heads of width 8
+ROWS = HEADS * TOKENS
+
+
+def _attention():
+    """LayerNorm -> (q, k, v) -> q.k^T -> Softmax -> p.v: every lowered op once."""
+    nodes = [
+        helper.make_node("LayerNormalization", ["x", "g", "b"], ["n"], name="ln", axis=-1),
+        helper.make_node("Transpose", ["n"], ["kt"], name="kt", perm=[0, 1, 3, 2]),
+        helper.make_node("MatMul", ["n", "kt"], ["s"], name="qk"),
+        helper.make_node("Softmax", ["s"], ["p"], name="softmax", axis=-1),
+        helper.make_node("MatMul", ["p", "n"], ["o"], name="pv"),
+        helper.make_node("MatMul", ["o", "w"], ["y"], name="proj"),
+    ]
+    return load(make_model(nodes, [vi("x", [1, HEADS, TOKENS, DIM])], [vi("y", [1, HEADS, TOKENS, DIM])],
+                           [weight("g", [DIM]), weight("b", [DIM], 1), weight("w", [DIM, DIM], 2)]))
+
+
+def _node(graph, name):
+    return next(n for n in graph.nodes if n.name == name)
+
+
+def test_softmax_steps():
+    g, t = _attention(), load_target("ethos-u55-128")
+    steps = lower(g, _node(g, "softmax"), t)
+    n = ROWS * TOKENS
+    assert [s.vela_op for s in steps][:5] == ["MaxPool", "Sub", "LUT", "Asr", "ReduceSum"]
+    assert [s.vela_op for s in steps][-3:] == ["Mul", "Add", "Asr"]
+    assert len(steps) == 29 and sum(s.work.kind == "free" for s in steps) == 1
+    reductions = [s for s in steps if s.work.kind == "pool"]
+    assert [(s.work.kernel, s.work.ofm_elems, s.work.ifm_elems) for s in reductions] == [(TOKENS, ROWS, n)] * 2
+    assert (reductions[0].work.m, reductions[0].work.n) == (ROWS, 1)  # the max: ROWS pixels of one channel
+    full = [s for s in steps if s.work.kind == "elementwise" and s.work.ofm_elems == n]
+    rows = [s for s in steps if s.work.kind == "elementwise" and s.work.ofm_elems == ROWS]
+    assert len(full) == 5 and len(rows) == 21
+
+
+def test_layer_norm_steps():
+    g, t = _attention(), load_target("ethos-u55-128")
+    steps = lower(g, _node(g, "ln"), t)
+    n = ROWS * DIM
+    assert [s.op for s in steps] == ["ReduceMean", "Sub", "Mul", "ReduceMean", "Add", "LUT", "Mul", "Mul", "Add"]
+    assert [s.work.ofm_elems for s in steps] == [ROWS, n, n, ROWS, ROWS, 0, n, n, n]
+    assert [s.work.weight_bytes for s in steps][-2:] == [DIM, DIM]  # scale and bias constants
+
+
+def test_activation_matmul_steps_and_weight_matmul_untouched():
+    g, t = _attention(), load_target("ethos-u55-128")
+    qk = lower(g, _node(g, "qk"), t)
+    products = HEADS * TOKENS * TOKENS * DIM
+    assert [(s.op, s.work.kind) for s in qk] == [("Mul", "elementwise"), ("ReduceSum", "pool")]
+    assert qk[0].work.ofm_elems == products
+    assert (qk[1].work.kernel, qk[1].work.ofm_elems) == (DIM, HEADS * TOKENS * TOKENS)
+    assert lower(g, _node(g, "pv"), t)[1].work.kernel == TOKENS
+    assert lower(g, _node(g, "proj"), t) is None  # constant weights: FullyConnected on the MAC array
+
+
+def test_lowered_cost_is_the_sum_of_its_steps():
+    g, t = _attention(), load_target("ethos-u65-256")
+    layers = {lc.node: lc for lc in estimate(g, t).layers}
+    for name in ("ln", "qk", "softmax", "pv"):
+        expect = 0
+        for s in lower(g, _node(g, name), t):
+            memory, _, dram = _memory(s.work, t)
+            expect += max(op_compute(s.op, s.work, t)[0], memory) + (t.dram_latency_cycles if dram else 0)
+        assert layers[name].device == "npu" and layers[name].cycles == expect, name
+
+
+def test_one_channel_pool_pads_to_the_micro_block():
+    g, t = _attention(), load_target("ethos-u55-128")
+    row_max = lower(g, _node(g, "softmax"), t)[0]
+    full = dataclasses.replace(row_max.work, m=0, n=0)  # same pass without a stated channel count
+    assert op_compute("ReduceMax", row_max.work, t)[0] == max(
+        -(-ROWS * t.array_cols * TOKENS // int(t.pool_ops_per_cycle)), -(-ROWS // int(t.output_elems_per_cycle)))
+    assert op_compute("ReduceMax", full, t)[0] < op_compute("ReduceMax", row_max.work, t)[0]
+
+
+def test_lowering_off_costs_one_op():
+    g = _attention()
+    t = dataclasses.replace(load_target("ethos-u55-128"), lowering="none")
+    assert all(lower(g, n, t) is None for n in g.nodes)
+    layers = {lc.node: lc for lc in estimate(g, t).layers}
+    assert layers["ln"].device == "cpu"  # the partition policy keeps LayerNorm on the host
+    assert "lowered" not in layers["softmax"].note
+
+
+@pytest.mark.parametrize("name", [n for n in target_names() if not n.startswith("ethos-u")])
+def test_only_the_vela_mirrors_lower(name):
+    t = load_target(name)
+    assert t.lowering == "none" and t.mul_elems_per_cycle is None
+    g = _attention()
+    assert all(lower(g, n, t) is None for n in g.nodes)
