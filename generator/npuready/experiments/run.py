@@ -15,6 +15,7 @@ from npuready.experiments.registry import RUNNERS
 from npuready.experiments.schema import SCHEMA_VERSION, validate_result
 from npuready.experiments.spec import ExperimentSpec, load_spec
 from npuready.paths import experiments_dir, repo_root
+from npuready.targets.load import recording_loads
 
 
 def declared_ids(root: Path | None = None) -> list[str]:
@@ -40,8 +41,11 @@ def build_result(spec: ExperimentSpec, show_progress: bool = True) -> dict[str, 
     if spec.path is not None:
         ctx.input(spec.path)
     started = time.perf_counter()
-    results = module.run(ctx)
+    with recording_loads() as targets:  # target TOMLs are inputs: editing one makes the result stale
+        results = module.run(ctx)
     elapsed = time.perf_counter() - started
+    for path in sorted(targets):
+        ctx.input(path)
     timing = {"evidence": "measured", "total_s": round(elapsed, 3), **ctx.timings}
     doc = {
         "schema_version": SCHEMA_VERSION,

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import tomllib
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+from typing import Iterator
 
 from npuready.errors import InputError
 from npuready.targets.target import ACTIVATION_MODES, ENGINES, WEIGHT_MEMORIES, Target
@@ -46,14 +48,36 @@ def target_names() -> list[str]:
     return sorted(p.stem for p in DATA_DIR.glob("*.toml"))
 
 
+_RECORDERS: list[set[Path]] = []
+
+
+@contextmanager
+def recording_loads() -> Iterator[set[Path]]:
+    """Collect the file of every target loaded inside the block (cached loads included), so an
+    experiment can hash the target data its numbers came from."""
+    seen: set[Path] = set()
+    _RECORDERS.append(seen)
+    try:
+        yield seen
+    finally:
+        _RECORDERS.remove(seen)
+
+
+def _record(path: Path) -> None:
+    for seen in _RECORDERS:
+        seen.add(path)
+
+
 def load_target(name_or_path: "str | Path | Target" = DEFAULT_TARGET) -> Target:
     if isinstance(name_or_path, Target):
         return name_or_path
     text = str(name_or_path)
     if text.endswith(".toml"):
+        _record(Path(text))
         return parse_target_file(Path(text))
     if text not in target_names():
         raise InputError(f"unknown target '{text}'; choose one of: {', '.join(target_names())}")
+    _record(DATA_DIR / f"{text}.toml")
     return _cached(text)
 
 
