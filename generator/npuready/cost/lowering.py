@@ -28,18 +28,32 @@ Vela's lowering for Ethos-U55/U65 (INT8), on a tensor of ``R`` rows of length ``
   ``K`` (``-> batch * M * N``). This is reconstructed from Vela 5.2.0's per-layer report (one MatMul
   op per BatchMatMul, its MAC count equal to ``batch * M * N * K``, elementwise-like cycles); the C++
   core (regor) that does it is not in the sources read here.
+- **Conv with a stride above 3** (the Ethos-U55/U65 kernel takes strides 1-3; a ViT patch embedding
+  has stride = kernel) — Vela 5.2.0's C++ core (regor, in the ``ethos-u-vela`` 5.2.0 source
+  distribution: ``ethosu/regor/compiler/graphir_optimiser.cpp``, ``GraphIrOptimiser::UnrollKernelStrides``)
+  replaces the conv by one conv per output pixel (per batch, row, column): each reads a
+  kernel-height x kernel-width x all-channels slice of the input, uses the same weights and bias, has
+  stride 1 and writes one pixel of all output channels. Each of these ``batch * OH * OW`` convs is
+  priced as an ordinary conv (its own weight-load floor, weight stream and DRAM latency). Regor does
+  this only when the conv has no padding, dilation 1 and constant weights and bias; a stride on an axis
+  whose output is 1 wide counts as 1 (``GraphIrOptimiser::ResetKernelAttributes`` runs first). Any
+  other stride > 3 conv is left to scheduler-time decomposition (``scheduler_decompose.cpp``), whose
+  stride path needs accumulator save/restore, which the Ethos-U55/U65 lack
+  (``architecture/ethosu55/ethos_u55_constraints.hpp``); that case is not modelled here (the conv
+  stays one op).
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
-from npuready.cost.workload import Workload, _is_const, _shape
+from npuready.cost.workload import BIAS_BYTES, Workload, _is_const, _shape
 from npuready.graph import Graph, Node
 from npuready.targets import Target
 
 LUT = "LUT"  # a lookup table applied in the previous op's output stage: no pass of its own
 SHIFT = "BitShift"  # Vela's ASR/SHL: binary elementwise ops (shift amount is the second operand)
+MAX_HW_STRIDE = 3  # larger kernel strides must be decomposed (regor architecture/ethosu55/ethos_u55_constraints.cpp)
 RECIPROCAL = ("CLZ", "Sub", "Sub", SHIFT, "Mul", "Add") + ("Mul", "Sub", "Mul", "Mul", "Add") * 3
 
 
@@ -59,6 +73,8 @@ def lower(graph: Graph, node: Node, target: Target) -> tuple[Step, ...] | None:
         return _layer_norm(graph, node)
     if node.op_type in ("MatMul", "MatMulInteger", "QLinearMatMul"):
         return _activation_matmul(graph, node)
+    if node.op_type == "Conv":
+        return _unrolled_strided_conv(graph, node)
     return None
 
 
@@ -146,3 +162,44 @@ def _activation_matmul(graph: Graph, node: Node) -> tuple[Step, ...] | None:
         _ew("Mul", products, products + b_elems, "MatMul (Mul)"),
         _reduce("ReduceSum", outputs, k, "MatMul (ReduceSum)"),
     )
+
+
+def _unrolled_strided_conv(graph: Graph, node: Node) -> tuple[Step, ...] | None:
+    """Regor's ``UnrollKernelStrides``: one stride-1 conv per output pixel when a stride exceeds 3."""
+    x = _shape(graph, node.inputs[0]) if node.inputs else None
+    w = _shape(graph, node.inputs[1]) if len(node.inputs) > 1 else None
+    y = _shape(graph, node.outputs[0])
+    if not x or not w or not y or len(x) != 4 or len(w) != 4 or len(y) != 4:
+        return None
+    if int(node.attr("group", 1) or 1) != 1:  # depthwise/grouped convs are other Vela ops
+        return None
+    kh, kw = w[2], w[3]
+    strides = list(node.attr("strides", [1, 1]) or [1, 1])
+    sh, sw = (int(strides[0]), int(strides[1])) if len(strides) == 2 else (1, 1)
+    sh, sw = (1 if y[2] == 1 else sh), (1 if y[3] == 1 else sw)  # ResetKernelAttributes
+    if sh <= MAX_HW_STRIDE and sw <= MAX_HW_STRIDE:
+        return None
+    dilations = [int(d) for d in (node.attr("dilations", [1, 1]) or [1, 1])]
+    if any(d != 1 for d in dilations) or _padded(node, x, y, (kh, kw), (sh, sw)):
+        return None
+    bias = len(node.inputs) > 2 and bool(node.inputs[2])
+    if not _is_const(graph, node.inputs[1]) or (bias and not _is_const(graph, node.inputs[2])):
+        return None
+    batch, cout, oh, ow = y
+    cin = x[1]
+    weights = math.prod(w) + (BIAS_BYTES * cout if bias else 0)
+    pixel = Workload("gemm", m=1, k=cin * kh * kw, n=cout, groups=1, kernel=kh * kw, cin_per_group=cin,
+                     ofm_elems=cout, ifm_elems=cin * kh * kw, weight_bytes=weights)
+    return tuple(Step("Conv", pixel, "Conv2D") for _ in range(batch * oh * ow))
+
+
+def _padded(node: Node, x: tuple[int, ...], y: tuple[int, ...], kernel: tuple[int, int],
+            strides: tuple[int, int]) -> bool:
+    """Does the conv read any padding? Explicit ``pads``, or the padding an ``auto_pad=SAME_*`` implies."""
+    auto_pad = node.attr("auto_pad", "NOTSET")
+    auto_pad = auto_pad.decode() if isinstance(auto_pad, bytes) else str(auto_pad)
+    if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        return any((o - 1) * s + k > i for i, o, k, s in zip(x[2:], y[2:], kernel, strides))
+    if auto_pad == "VALID":
+        return False
+    return any(int(p) != 0 for p in (node.attr("pads", [0, 0, 0, 0]) or [0, 0, 0, 0]))

@@ -13,7 +13,8 @@ Per NPU node:
   input + output fit in ``sram_kib``, otherwise in DRAM. Cycles = max over the two memories of
   bytes / (GB/s / clock).
 - **lowered ops** — on a target with ``lowering`` set (the Vela mirrors), an op its compiler has no
-  kernel for (Softmax, LayerNormalization, activation x activation MatMul) is the sum of the steps
+  kernel for (Softmax, LayerNormalization, activation x activation MatMul, a Conv with a stride the
+  hardware does not take) is the sum of the steps
   ``npuready.cost.lowering`` lists, each costed by the formulas here with its own memory round trip.
 - **cycles** = max(compute, memory) + DRAM latency (``dram_latency_cycles``, once per layer that touches
   DRAM: the first access cannot overlap anything); ``bound`` names the larger of compute and memory.
@@ -201,16 +202,19 @@ def _lowered_cost(node: Node, w: Workload, steps: tuple[Step, ...], t: Target, n
     """A node the target's compiler lowers (``npuready.cost.lowering``): the sum of its steps, each an
     ordinary op with its own compute, memory round trip and DRAM latency. ``bound`` names the larger sum."""
     e = t.energy
-    compute = memory = cycles = sram = dram = vector_ops = 0
+    compute = memory = cycles = sram = dram = vector_ops = mac_ops = 0
     for step in steps:
         c, _, _ = op_compute(step.op, step.work, t)
         m, s_bytes, d_bytes = _memory(step.work, t)
         compute, memory, sram, dram = compute + c, memory + m, sram + s_bytes, dram + d_bytes
         cycles += max(c, m) + (t.dram_latency_cycles if d_bytes else 0)
         vector_ops += step.work.vector_ops
+        mac_ops += step.work.macs if step.work.kind == "gemm" else 0  # MAC-array steps (unrolled convs)
     bound = "none" if cycles == 0 else ("compute" if compute >= memory else "memory")
-    energy_pj = vector_ops * e["pj_per_vector_op"] + sram * e["pj_per_sram_byte"] + dram * e["pj_per_dram_byte"]
+    energy_pj = (mac_ops * e["pj_per_mac"] + vector_ops * e["pj_per_vector_op"] + sram * e["pj_per_sram_byte"]
+                 + dram * e["pj_per_dram_byte"])
+    util = mac_ops / (cycles * t.macs_per_cycle) if cycles and mac_ops else 0.0
     passes = sum(1 for step in steps if step.work.kind != "free")
     how = f"lowered ({t.lowering}): {passes} NPU ops + {len(steps) - passes} fused lookup table(s)"
     return LayerCost(node.name, node.op_type, NPU, w.kind, w.m, w.k, w.n, w.groups, 0, w.macs, compute, memory,
-                     cycles, bound, 0.0, sram, dram, energy_pj / 1e6, note=note or how)
+                     cycles, bound, util, sram, dram, energy_pj / 1e6, note=note or how)
