@@ -25,9 +25,12 @@ Vela's lowering for Ethos-U55/U65 (INT8), on a tensor of ``R`` rows of length ``
 - **MatMul of two activations** (attention's Q.K^T and P.V; BatchMatMul in TFLite) — the MAC array takes
   only compiler-encoded weight streams, so a product whose second operand is computed at run time is
   done outside it: one elementwise Mul per product (``batch * M * N * K`` elements) and a ReduceSum over
-  ``K`` (``-> batch * M * N``). This is reconstructed from Vela 5.2.0's per-layer report (one MatMul
-  op per BatchMatMul, its MAC count equal to ``batch * M * N * K``, elementwise-like cycles); the C++
-  core (regor) that does it is not in the sources read here.
+  ``K`` (``-> batch * M * N``). Checked against regor's source (ethos-u-vela 5.2.0 sdist):
+  ``GraphIrOptimiser::RewriteMatmul`` (``compiler/graphir_optimiser.cpp``) transposes the second operand,
+  and ``EthosU55RCSGenerator::InsertMatMulCommand`` / ``EthosU55Performance::EstimateMatMulCycles``
+  (``architecture/ethosu55/``) run, for every output column, a Mul of the first operand by one row of
+  the second into an int32 scratch buffer and a ReduceSum of it — the same element counts in total.
+  Not modelled: that Transpose, the per-column command overhead and the int32 width of the scratch.
 - **Conv with a stride above 3** (the Ethos-U55/U65 kernel takes strides 1-3; a ViT patch embedding
   has stride = kernel) — Vela 5.2.0's C++ core (regor, in the ``ethos-u-vela`` 5.2.0 source
   distribution: ``ethosu/regor/compiler/graphir_optimiser.cpp``, ``GraphIrOptimiser::UnrollKernelStrides``)

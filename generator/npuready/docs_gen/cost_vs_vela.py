@@ -50,9 +50,9 @@ def _lowered_rows(models: list[dict]) -> list[str]:
            "exp by lookup table, a Newton-Raphson reciprocal on the row sums and the full-size rescaling "
            "passes; LayerNorm as two means (each a depthwise conv with its weight-load floor), centring, "
            "square, a reciprocal square root by lookup table, normalise, scale and shift; an activation-by-"
-           "activation MatMul as an elementwise Mul over every product plus a ReduceSum — the last reconstructed "
-           "from Vela's per-layer report (one MatMul op whose MAC count is every product), not read from "
-           "its C++ source. Elementwise Mul runs at its own rate from Vela's architecture tables (`mul_elems_per_cycle`, see docs/targets.md). "
+           "activation MatMul as an elementwise Mul over every product plus a ReduceSum, as Vela's C++ core "
+           "runs it per output column (regor `InsertMatMulCommand`; the transpose of the second operand, "
+           "the per-column command overhead and the int32 scratch are not modelled). Elementwise Mul runs at its own rate from Vela's architecture tables (`mul_elems_per_cycle`, see docs/targets.md). "
            "The Mean rows include the model's final token mean as well as the LayerNorm chains.", "",
            "| model | target | Vela operator | layers | Vela ops (longest layer) | ours cycles | Vela cycles | ratio |",
            "|---|---|---|---:|---:|---:|---:|---:|"]
