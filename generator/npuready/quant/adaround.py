@@ -24,7 +24,7 @@ import onnx
 from onnx import numpy_helper
 
 from npuready.errors import InputError
-from npuready.quant.qdq_layers import QLayer, collect, qdq_layers
+from npuready.quant.qdq_layers import QLayer, collect, initializer, qdq_layers, set_initializer
 
 ZETA, GAMMA = 1.1, -0.1
 
@@ -46,21 +46,6 @@ class AdaRoundResult:
     skipped: tuple[str, ...]
     samples: int
     iterations: int
-
-
-def _init(model: onnx.ModelProto, name: str) -> np.ndarray:
-    for t in model.graph.initializer:
-        if t.name == name:
-            return numpy_helper.to_array(t)
-    raise KeyError(name)
-
-
-def _set(model: onnx.ModelProto, name: str, value: np.ndarray) -> None:
-    for t in model.graph.initializer:
-        if t.name == name:
-            t.CopyFrom(numpy_helper.from_array(value, name))
-            return
-    raise KeyError(name)
 
 
 def _supported(q: QLayer, w: np.ndarray) -> str:
@@ -199,8 +184,8 @@ def _adaround(float_model, qdq_model, calibration, iterations, batch, reg_weight
         if reason:
             skipped.append(f"{q.node}: {reason}")
             continue
-        nearest = _init(model, q.weight_q)
-        b = _init(model, q.bias_q).astype(np.float64) * q.bias_scale if q.bias_q else None
+        nearest = initializer(model, q.weight_q)
+        b = initializer(model, q.bias_q).astype(np.float64) * q.bias_scale if q.bias_q else None
         x = collect(model, [q.input], batches)[q.input]
         y = collect(float_model, [q.float_output], batches)[q.float_output]
         if q.activation == "Relu":
@@ -209,7 +194,7 @@ def _adaround(float_model, qdq_model, calibration, iterations, batch, reg_weight
             y = np.clip(y, *q.clip)
         ints, rec = _round_layer(q, w.astype(np.float32), nearest, b, x, y, iterations, batch, reg_weight,
                                  beta, warmup, lr, seed)
-        _set(model, q.weight_q, ints)
+        set_initializer(model, q.weight_q, ints)
         done.append(rec)
     return AdaRoundResult(model, tuple(done), tuple(skipped), len(batches), iterations)
 
@@ -219,8 +204,8 @@ def to_float_model(float_model: onnx.ModelProto, qdq_model: onnx.ModelProto) -> 
     out = onnx.ModelProto()
     out.CopyFrom(float_model)
     for q in qdq_layers(float_model, qdq_model):
-        ints = _init(qdq_model, q.weight_q).astype(np.float64)
+        ints = initializer(qdq_model, q.weight_q).astype(np.float64)
         shape = [1] * ints.ndim
         shape[q.weight_axis] = -1
-        _set(out, q.weight, (ints * q.weight_scale.reshape(shape)).astype(np.float32))
+        set_initializer(out, q.weight, (ints * q.weight_scale.reshape(shape)).astype(np.float32))
     return out

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import onnx
-from onnx import numpy_helper
 
 from npuready.errors import InputError
-from npuready.quant.qdq_layers import QLayer, channel_means, qdq_layers
+from npuready.quant.qdq_layers import QLayer, channel_means, initializer, qdq_layers, set_initializer
 
 
 @dataclass(frozen=True)
@@ -35,21 +34,6 @@ class BiasCorrectionResult:
     layers: tuple[BiasFix, ...]
     skipped: tuple[str, ...]       # layers without a quantised bias
     samples: int
-
-
-def _set_init(model: onnx.ModelProto, name: str, value: np.ndarray) -> None:
-    for init in model.graph.initializer:
-        if init.name == name:
-            init.CopyFrom(numpy_helper.from_array(value, name))
-            return
-    raise KeyError(name)
-
-
-def _get_init(model: onnx.ModelProto, name: str) -> np.ndarray:
-    for init in model.graph.initializer:
-        if init.name == name:
-            return numpy_helper.to_array(init)
-    raise KeyError(name)
 
 
 def correct_bias(float_model: onnx.ModelProto, qdq_model: onnx.ModelProto, calibration,
@@ -74,11 +58,11 @@ def correct_bias(float_model: onnx.ModelProto, qdq_model: onnx.ModelProto, calib
         for q in group:
             shift = got[q.output] - ref[q.float_output]
             before[q.node] = float(np.mean(np.abs(shift)))
-            b = _get_init(model, q.bias_q).astype(np.int64)
+            b = initializer(model, q.bias_q).astype(np.int64)
             step = np.rint(shift / np.broadcast_to(q.bias_scale, shift.shape)).astype(np.int64)
             new = np.clip(b - step, np.iinfo(np.int32).min, np.iinfo(np.int32).max).astype(np.int32)
             change[q.node] = float(np.max(np.abs(step * np.broadcast_to(q.bias_scale, shift.shape))))
-            _set_init(model, q.bias_q, new)
+            set_initializer(model, q.bias_q, new)
     final = channel_means(model, [q.output for q in fixable], batches)
     fixes = tuple(BiasFix(q.node, int(final[q.output].size), before[q.node],
                           float(np.mean(np.abs(final[q.output] - ref[q.float_output]))), change[q.node])

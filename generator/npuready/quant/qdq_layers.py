@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import onnx
+from onnx import numpy_helper
 
 from npuready.graph import load as load_graph
 from npuready.ort_session import literal_session
@@ -80,6 +81,23 @@ def qdq_layers(float_model: onnx.ModelProto, qdq_model: onnx.ModelProto) -> list
             weight_axis=int(wdq.attr("axis", 1)) if np.asarray(qg.constant(wdq.inputs[1])).size > 1 else 0,
             bias_q=bias_q, bias_scale=bias_scale, attrs=dict(n.attrs), activation=act, clip=clip))
     return layers
+
+
+def initializer(model: onnx.ModelProto, name: str) -> np.ndarray:
+    """The value of initializer ``name`` (KeyError when the model has none of that name)."""
+    for t in model.graph.initializer:
+        if t.name == name:
+            return numpy_helper.to_array(t)
+    raise KeyError(name)
+
+
+def set_initializer(model: onnx.ModelProto, name: str, value: np.ndarray) -> None:
+    """Replace the value of initializer ``name`` in place (KeyError when the model has none of that name)."""
+    for t in model.graph.initializer:
+        if t.name == name:
+            t.CopyFrom(numpy_helper.from_array(value, name))
+            return
+    raise KeyError(name)
 
 
 def _dynamic_batch(model: onnx.ModelProto) -> onnx.ModelProto:
