@@ -1,11 +1,9 @@
 """Which nodes the cost model puts on the NPU and which tensors cross to the host.
 
-Uses the placement of H2's partition planner (``npuready.partition.plan_partition``) when it is
-importable, so cost and partition agree on which node runs where; the boundary tensors are then the
-tensors whose producer and consumer sit on different devices. Otherwise (planner not installed yet) a simple stand-in: a node runs on the NPU when
-``target.runs_on_npu(op_type)`` and its shapes are static; constants fold; a tensor crosses whenever
-its producer and a consumer sit on different devices (graph inputs/outputs are host memory only when a
-CPU node touches them).
+The placement is the partition planner's (``npuready.partition.placement.place`` with the lint ERRORs
+of ``npuready.partition.plan.lint_findings``, default edges policy), so cost and partition agree on
+which node runs where; the boundary tensors are then the tensors whose producer and consumer sit on
+different devices.
 
 One deliberate exception: a node that the target's compiler lowers (``npuready.cost.lowering``, e.g.
 LayerNormalization on the Vela mirrors) is placed on the NPU even when the partition policy keeps it on
@@ -16,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from npuready.graph import Graph
+from npuready.partition.placement import CPU, FOLDED, NPU, place
+from npuready.partition.plan import lint_findings
 from npuready.targets import Target
-
-NPU, CPU, FOLDED = "npu", "cpu", "folded"
 
 
 @dataclass(frozen=True)
@@ -29,12 +27,8 @@ class Placed:
 
 
 def place_nodes(graph: Graph, target: Target) -> Placed:
-    try:
-        from npuready.partition import plan_partition
-    except ImportError:
-        return _simple(graph, target)
-    plan = plan_partition(graph, target)
-    devices = {p.node: p.device for p in plan.placements}
+    lint_errors, _ = lint_findings(graph, target)
+    devices = {name: p.device for name, p in place(graph, target, lint_errors).items()}
     lowered = _lowered_to_npu(graph, target, devices)
     source = "npuready.partition"
     if lowered:
@@ -53,23 +47,6 @@ def _lowered_to_npu(graph: Graph, target: Target, devices: dict[str, str]) -> in
             devices[node.name] = NPU
             moved += 1
     return moved
-
-
-def _simple(graph: Graph, target: Target) -> Placed:
-    from npuready.cost.workload import _is_const
-
-    devices: dict[str, str] = {}
-    for node in graph.nodes:
-        real = [i for i in node.inputs if i]
-        if node.op_type == "Constant" or (real and all(_is_const(graph, i) for i in real)):
-            devices[node.name] = FOLDED
-        elif not node.is_standard or node.subgraphs or not target.runs_on_npu(node.op_type):
-            devices[node.name] = CPU
-        elif not all(graph.info(o).is_static for o in node.outputs if o):
-            devices[node.name] = CPU
-        else:
-            devices[node.name] = NPU
-    return Placed(devices, _crossings(graph, devices), "npuready.cost.placement (simple: partition planner unavailable)")
 
 
 def _crossings(graph: Graph, devices: dict[str, str]) -> tuple[tuple[str, str], ...]:
