@@ -216,18 +216,12 @@ def plan_partition(model: "str | os.PathLike | onnx.ModelProto | Graph", target:
                               "(the head's output after the application's own pre-processing)",
                       "tensors": {s.name: [tensor_ref(graph, t).to_dict() for t in s.inputs] for s in npu}},
     }
-    plan = PartitionPlan(
+    return PartitionPlan(
         model=str(graph.path) if graph.path else graph.name, target=tgt.name, edges=edges, segments=tuple(segments),
         placements=tuple(placements[n.name] for n in graph.nodes), crossings=tuple(crossings), verdict=verdict,
         splitters=tuple(splitters), total_macs=total, macs_unknown=tuple(n for n, m in macs.items() if m is None),
-        calibration=calibration, graph=graph, graph_errors=graph_errors, shape_inference_error=graph.inference_error)
-    return _with_inventory(plan, graph)
-
-
-def _with_inventory(plan: PartitionPlan, graph: Graph) -> PartitionPlan:
-    from dataclasses import replace
-
-    return replace(plan, inventory=tuple(build_inventory(graph, plan.segments)))
+        calibration=calibration, inventory=tuple(build_inventory(graph, segments)), graph=graph,
+        graph_errors=graph_errors, shape_inference_error=graph.inference_error)
 
 
 def lint_findings(graph: Graph, target: Target, allow_batched_input: bool = False
