@@ -78,6 +78,14 @@ def _wrappers():
     return QuantLayer, QATNet
 
 
+def _replace(root, names, make) -> None:
+    """Swap each submodule ``names[i]`` of ``root`` for ``make(submodule)``."""
+    for name in names:
+        parent_name, _, attr = name.rpartition(".")
+        parent = root.get_submodule(parent_name) if parent_name else root
+        setattr(parent, attr, make(getattr(parent, attr)))
+
+
 def prepare(module):
     """(QAT network, number of wrapped layers): BN folded, Conv2d/Linear wrapped with fake-quantisers."""
     from torch import nn
@@ -85,21 +93,14 @@ def prepare(module):
     QuantLayer, QATNet = _wrappers()
     folded = fold_batchnorm(module)
     names = [n for n, m in folded.named_modules() if isinstance(m, (nn.Conv2d, nn.Linear))]
-    for name in names:
-        parent_name, _, attr = name.rpartition(".")
-        parent = folded.get_submodule(parent_name) if parent_name else folded
-        setattr(parent, attr, QuantLayer(getattr(parent, attr)))
+    _replace(folded, names, QuantLayer)
     return QATNet(folded), len(names)
 
 
 def strip(qat_net):
     """The plain float network inside a QAT network (wrappers replaced by their trained layers)."""
     net = copy.deepcopy(qat_net.net)
-    names = [n for n, m in net.named_modules() if type(m).__name__ == "QuantLayer"]
-    for name in names:
-        parent_name, _, attr = name.rpartition(".")
-        parent = net.get_submodule(parent_name) if parent_name else net
-        setattr(parent, attr, getattr(parent, attr).layer)
+    _replace(net, [n for n, m in net.named_modules() if type(m).__name__ == "QuantLayer"], lambda m: m.layer)
     return net.eval()
 
 
