@@ -45,6 +45,15 @@ def _as_batches(calibration) -> list[np.ndarray]:
     return arr
 
 
+def _prepared(model: onnx.ModelProto | str | Path) -> onnx.ModelProto:
+    """The float model (loaded safely when given a path) with constants folded (``prepare.fold_constants``)."""
+    if not isinstance(model, onnx.ModelProto):
+        from npuready.graph import load as load_graph
+
+        model = load_graph(model).model
+    return fold_constants(model)
+
+
 def _quantize(model: onnx.ModelProto, batches, per_channel: bool, activation_type: str, overrides) -> onnx.ModelProto:
     from onnxruntime.quantization import CalibrationMethod, QuantFormat, QuantType, quantize_static
 
@@ -69,12 +78,8 @@ def quantize_model(model: onnx.ModelProto | str | Path, calibration, method: str
     """Float ONNX → QDQ ONNX with activation ranges chosen by observer ``method``."""
     if method not in OBSERVERS:
         raise InputError(f"method {method!r}: unknown; use one of {sorted(OBSERVERS)}")
-    if not isinstance(model, onnx.ModelProto):
-        from npuready.graph import load as load_graph
-
-        model = load_graph(model).model
+    model = _prepared(model)
     batches = _as_batches(calibration)
-    model = fold_constants(model)
     ranges = activation_ranges(model, batches, method)
     overrides = {n: [{"rmin": np.float32(lo), "rmax": np.float32(hi)}] for n, (lo, hi) in ranges.items()}
     return _quantize(model, batches, per_channel, activation_type, overrides)
@@ -83,8 +88,4 @@ def quantize_model(model: onnx.ModelProto | str | Path, calibration, method: str
 def baseline_model(model: onnx.ModelProto | str | Path, calibration, per_channel: bool = True,
                    activation_type: str = "int8") -> onnx.ModelProto:
     """onnxruntime's own quantize_static (MinMax) on the same calibration set: the baseline."""
-    if not isinstance(model, onnx.ModelProto):
-        from npuready.graph import load as load_graph
-
-        model = load_graph(model).model
-    return _quantize(fold_constants(model), _as_batches(calibration), per_channel, activation_type, None)
+    return _quantize(_prepared(model), _as_batches(calibration), per_channel, activation_type, None)
