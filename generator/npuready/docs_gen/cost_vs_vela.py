@@ -1,7 +1,7 @@
 """Generate ``docs/cost-vs-vela.md`` from ``experiments/cost-vs-vela/result.json`` (never typed by hand).
 
 Every number on the page is read from the experiment JSON; the prose only names mechanisms.
-``python -m npuready.docs_gen.cost_vs_vela`` writes the file; ``tests/cost/test_docs.py`` fails when stale.
+``python -m npuready.docs_gen.cost_vs_vela`` writes the file; ``tests/cost/test_cost_vs_vela_md.py`` fails when stale.
 """
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from npuready.cost.vela import CATEGORIES
 from npuready.targets import load_target
 
 DOC_PATH = Path("docs") / "cost-vs-vela.md"
 RESULT_PATH = Path("experiments") / "cost-vs-vela" / "result.json"
-CATEGORIES = ("conv", "depthwise", "pooling", "add", "fully_connected", "other")
 
 
 def _r(value: Any) -> str:

@@ -61,8 +61,9 @@ def build() -> str:
 
 def write(repo: "Path | None" = None) -> Path:
     from npuready.atomic import write_text
+    from npuready.paths import repo_root
 
-    root = repo or Path(__file__).resolve().parents[3]
+    root = repo or repo_root()
     return write_text(root / DOC_PATH, build())
 
 
