@@ -14,7 +14,7 @@ C = X_SHAPE[1]
 def _conv(kernel: int, group: int = 1, dims: int = 2, transpose: bool = False):
     shape = (1, C, 4, 8, 8) if dims == 3 else X_SHAPE
     op = "ConvTranspose" if transpose else "Conv"
-    w_shape = (C, C // group) + (kernel,) * dims if not transpose else (C, C // group) + (kernel,) * dims
+    w_shape = (C, C // group) + (kernel,) * dims
     attrs = {"kernel_shape": [kernel] * dims, "group": group}
     if transpose:
         attrs["strides"] = [2] * dims
@@ -36,8 +36,6 @@ def _norm(op: str, opset: int = ex.OPSET, **attrs):
                  ("mean", np.zeros(C, np.float32)), ("var", np.ones(C, np.float32))]
     elif op == "LayerNormalization":
         extra = [("s", np.ones((8,), np.float32)), ("bias", np.zeros((8,), np.float32))]
-    elif op == "GroupNormalization":
-        extra = [("s", np.ones(C, np.float32)), ("bias", np.zeros(C, np.float32))]
     else:
         extra = [("s", np.ones(C, np.float32)), ("bias", np.zeros(C, np.float32))]
     return single(op, attrs, extra=extra, opset=opset)
