@@ -60,6 +60,11 @@ def _lint_lines(model: onnx.ModelProto) -> list[str]:
             for f in report.findings]
 
 
+def _example(model: onnx.ModelProto) -> list[str]:
+    """The example's node list and what lint reports on it, as two text blocks."""
+    return ["```text", *node_list(model), "```", "", "```text", *_lint_lines(model), "```", ""]
+
+
 def rule_page(rule: Rule) -> str:
     bad, good = rule.bad_example(), rule.good_example()
     lines = [
@@ -85,24 +90,10 @@ def rule_page(rule: Rule) -> str:
         "",
         f"Bad example (`{bad.graph.name}`) - lint on target `{EXAMPLE_TARGET}` reports:",
         "",
-        "```text",
-        *node_list(bad),
-        "```",
-        "",
-        "```text",
-        *_lint_lines(bad),
-        "```",
-        "",
+        *_example(bad),
         f"Good example (`{good.graph.name}`):",
         "",
-        "```text",
-        *node_list(good),
-        "```",
-        "",
-        "```text",
-        *_lint_lines(good),
-        "```",
-        "",
+        *_example(good),
         "Basis: ONNX graph structure (and, for activations, onnxruntime probes - see ../support.md); "
         "not NPU silicon.",
         "",
