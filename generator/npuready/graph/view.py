@@ -279,10 +279,10 @@ class Graph:
             return self._const_cache[name]
         value: np.ndarray | None = None
         if name in self._init_protos:
-            value = _to_array(self._init_protos[name], self.path)
+            value = _to_array(self._init_protos[name])
         elif (p := self.producers.get(name)) is not None:
             if p.op_type == "Constant" and p.is_standard:
-                value = _constant_node_value(p, self.path)
+                value = _constant_node_value(p)
         elif self.parent is not None:
             value = self.parent.constant(name)
         self._const_cache[name] = value
@@ -305,7 +305,7 @@ class Graph:
         return f"Graph({self.name!r}, nodes={len(self.nodes)})"
 
 
-def _to_array(t: onnx.TensorProto, path: Path | None) -> np.ndarray | None:
+def _to_array(t: onnx.TensorProto) -> np.ndarray | None:
     try:
         if t.data_location == onnx.TensorProto.EXTERNAL:
             return None  # external data is loaded by the safe loader before the view is built
@@ -314,14 +314,12 @@ def _to_array(t: onnx.TensorProto, path: Path | None) -> np.ndarray | None:
         return None
 
 
-def _constant_node_value(node: Node, path: Path | None) -> np.ndarray | None:
+def _constant_node_value(node: Node) -> np.ndarray | None:
     a = node.attrs
     if "value" in a and isinstance(a["value"], onnx.TensorProto):
-        return _to_array(a["value"], path)
-    for key, dtype in (("value_float", np.float32), ("value_int", np.int64)):
-        if key in a:
-            return np.array(a[key], dtype=dtype)
-    for key, dtype in (("value_floats", np.float32), ("value_ints", np.int64)):
+        return _to_array(a["value"])
+    for key, dtype in (("value_float", np.float32), ("value_int", np.int64),
+                       ("value_floats", np.float32), ("value_ints", np.int64)):
         if key in a:
             return np.array(a[key], dtype=dtype)
     return None
