@@ -91,21 +91,22 @@ def vela_ops(rows: list[dict], graph: Graph) -> list[dict]:
         if row["Name"] not in graph.tensors and row["Name"] not in graph.producers:
             continue
         first = next((p for p in pending if p["Original Operator"] in VELA_CATEGORY), pending[0])
+        op = _merged(row["Name"], first["Original Operator"], pending)
         if ops and ops[-1]["tensor"] == row["Name"]:
-            ops[-1]["cycles"] += sum(int(p["Op Cycles"]) for p in pending)
-            ops[-1]["vela_ops"] += [p["NNG Operator"] for p in pending]
+            ops[-1]["cycles"] += op["cycles"]
+            ops[-1]["vela_ops"] += op["vela_ops"]
         else:
-            ops.append({"tensor": row["Name"], "original_operator": first["Original Operator"],
-                        "category": VELA_CATEGORY.get(first["Original Operator"], "other"),
-                        "cycles": sum(int(p["Op Cycles"]) for p in pending),
-                        "vela_ops": [p["NNG Operator"] for p in pending]})
+            ops.append(op)
         pending = []
     if pending:  # trailing rows with unknown tensors: keep them so totals still add up
-        ops.append({"tensor": pending[-1]["Name"], "original_operator": pending[0]["Original Operator"],
-                    "category": VELA_CATEGORY.get(pending[0]["Original Operator"], "other"),
-                    "cycles": sum(int(p["Op Cycles"]) for p in pending),
-                    "vela_ops": [p["NNG Operator"] for p in pending]})
+        ops.append(_merged(pending[-1]["Name"], pending[0]["Original Operator"], pending))
     return ops
+
+
+def _merged(tensor: str, original: str, rows: list[dict]) -> dict:
+    """One comparison entry for ``tensor``: the summed cycles and the NNG operators of ``rows``."""
+    return {"tensor": tensor, "original_operator": original, "category": VELA_CATEGORY.get(original, "other"),
+            "cycles": sum(int(p["Op Cycles"]) for p in rows), "vela_ops": [p["NNG Operator"] for p in rows]}
 
 
 def node_groups(graph: Graph, tensors: set[str]) -> dict[str, str]:
