@@ -9,14 +9,12 @@ from npuready.lint import examples as ex
 from npuready.lint.rule import Finding, LintOptions, Rule, Severity
 from npuready.targets import Target
 
-STANDARD_DOMAINS = ("", "ai.onnx")
-
 
 def problem(graph: Graph, node: Node) -> str | None:
     """Why ``node`` is not a standard ONNX operator at the model's opset, or None."""
     domain = node.domain or ""
     opsets = graph.opsets
-    if domain not in STANDARD_DOMAINS:
+    if not node.is_standard:
         if domain not in opsets:
             return f"domain '{domain}' is not declared in the model's opset_import"
         if domain.startswith("ai.onnx."):
