@@ -1,21 +1,14 @@
 """What a runner gets: its params, input hashing, tool versions, timings and progress bars."""
 from __future__ import annotations
 
-import hashlib
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, TypeVar
 
+from npuready.data.sha import sha256_file
+
 T = TypeVar("T")
-
-
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 @dataclass

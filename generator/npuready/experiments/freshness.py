@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from npuready.data.sha import sha256_file
 from npuready.errors import InputError
-from npuready.experiments.context import sha256_file
 from npuready.experiments.registry import RUNNERS
 from npuready.experiments.run import declared_ids, spec_for
 from npuready.experiments.schema import validate_result
