@@ -166,7 +166,6 @@ def _memory(w: Workload, t: Target) -> tuple[int, int, int]:
 def layer_cost(graph: Graph, node: Node, t: Target, device: str) -> LayerCost:
     w = workload(graph, node)
     note = "" if w.shapes_known else "shapes unknown"
-    e = t.energy
     if device == FOLDED or (device == NPU and w.kind == "free"):
         return LayerCost(node.name, node.op_type, device, "free", 0, 0, 0, 1, 0, 0, 0, 0, 0, "none", 0.0, 0, 0, 0.0,
                          note=note or ("folded: known before inference" if device == FOLDED else ""))
@@ -191,8 +190,7 @@ def layer_cost(graph: Graph, node: Node, t: Target, device: str) -> LayerCost:
     util = w.macs / (cycles * t.macs_per_cycle) if cycles and w.macs else 0.0
     vector_ops = w.vector_ops + (w.macs if w.kind == "depthwise" and t.depthwise_engine else 0)
     mac_ops = w.macs if not (w.kind == "depthwise" and t.depthwise_engine) else 0
-    energy_pj = (mac_ops * e["pj_per_mac"] + vector_ops * e["pj_per_vector_op"]
-                 + sram * e["pj_per_sram_byte"] + dram * e["pj_per_dram_byte"])
+    energy_pj = _energy_pj(t, mac_ops, vector_ops, sram, dram)
     tiles = mapping.tiles if mapping else 0
     return LayerCost(node.name, node.op_type, NPU, w.kind, w.m, w.k, w.n, w.groups, tiles, w.macs, compute, memory,
                      cycles, bound, util, sram, dram, energy_pj / 1e6, note=note or how)
@@ -201,7 +199,6 @@ def layer_cost(graph: Graph, node: Node, t: Target, device: str) -> LayerCost:
 def _lowered_cost(node: Node, w: Workload, steps: tuple[Step, ...], t: Target, note: str) -> LayerCost:
     """A node the target's compiler lowers (``npuready.cost.lowering``): the sum of its steps, each an
     ordinary op with its own compute, memory round trip and DRAM latency. ``bound`` names the larger sum."""
-    e = t.energy
     compute = memory = cycles = sram = dram = vector_ops = mac_ops = 0
     for step in steps:
         c, _, _ = op_compute(step.op, step.work, t)
@@ -211,10 +208,16 @@ def _lowered_cost(node: Node, w: Workload, steps: tuple[Step, ...], t: Target, n
         vector_ops += step.work.vector_ops
         mac_ops += step.work.macs if step.work.kind == "gemm" else 0  # MAC-array steps (unrolled convs)
     bound = "none" if cycles == 0 else ("compute" if compute >= memory else "memory")
-    energy_pj = (mac_ops * e["pj_per_mac"] + vector_ops * e["pj_per_vector_op"] + sram * e["pj_per_sram_byte"]
-                 + dram * e["pj_per_dram_byte"])
+    energy_pj = _energy_pj(t, mac_ops, vector_ops, sram, dram)
     util = mac_ops / (cycles * t.macs_per_cycle) if cycles and mac_ops else 0.0
     passes = sum(1 for step in steps if step.work.kind != "free")
     how = f"lowered ({t.lowering}): {passes} NPU ops + {len(steps) - passes} fused lookup table(s)"
     return LayerCost(node.name, node.op_type, NPU, w.kind, w.m, w.k, w.n, w.groups, 0, w.macs, compute, memory,
                      cycles, bound, util, sram, dram, energy_pj / 1e6, note=note or how)
+
+
+def _energy_pj(t: Target, mac_ops: int, vector_ops: int, sram: int, dram: int) -> float:
+    """MACs x pJ/MAC + vector ops x pJ/op + SRAM bytes x pJ/B + DRAM bytes x pJ/B."""
+    e = t.energy
+    return (mac_ops * e["pj_per_mac"] + vector_ops * e["pj_per_vector_op"]
+            + sram * e["pj_per_sram_byte"] + dram * e["pj_per_dram_byte"])
