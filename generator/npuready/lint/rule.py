@@ -38,6 +38,16 @@ class Finding:
     evidence: Mapping[str, Any] = field(default_factory=dict)
     graph: str = ""  # "" for the main graph, else e.g. "If_3/then_branch"
 
+    @property
+    def node_path(self) -> str:
+        """The node with its subgraph path ("If_3/then_branch/relu"), or just its name in the main graph."""
+        return f"{self.graph}/{self.node}" if self.graph else self.node
+
+    @property
+    def where(self) -> str:
+        """The node path and op type, as every renderer prints a finding's location."""
+        return f"{self.node_path} ({self.op_type})" if self.op_type else self.node_path
+
     def to_dict(self, rule: "Rule | None" = None) -> dict[str, Any]:
         out = {
             "rule": self.rule, "severity": str(self.severity), "node": self.node, "op_type": self.op_type,

@@ -9,8 +9,7 @@ from npuready.lint.rule import Severity
 
 
 def _line(f) -> str:
-    where = f"{f.graph}/{f.node}" if f.graph else f.node
-    return f"{where}" + (f" ({f.op_type})" if f.op_type else "") + f": {f.message}"
+    return f"{f.where}: {f.message}"
 
 
 def to_junit(reports: Sequence[LintReport]) -> ET.Element:

@@ -54,12 +54,12 @@ def to_sarif(reports: Sequence[LintReport]) -> dict[str, Any]:
             artifact_index[uri] = len(artifacts)
             artifacts.append({"location": {"uri": uri}, "roles": ["analysisTarget"]})
         for f in r.findings:
-            fqn = f"{f.graph}/{f.node}" if f.graph else f.node
+            fqn = f.node_path
             results.append({
                 "ruleId": f.rule,
                 "ruleIndex": index[f.rule],
                 "level": LEVELS[f.severity],
-                "message": {"text": f"{fqn}" + (f" ({f.op_type})" if f.op_type else "") + f": {f.message}"},
+                "message": {"text": f"{f.where}: {f.message}"},
                 "locations": [{
                     # An .onnx file has no lines; GitHub code scanning needs region.startLine to place an
                     # alert, so the whole-file alert sits on line 1 and the node is the logical location.

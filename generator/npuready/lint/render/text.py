@@ -17,11 +17,6 @@ def _wrapped(first: str, indent: str) -> list[str]:
     return textwrap.wrap(first, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False) or [first]
 
 
-def _where(f: Finding) -> str:
-    node = f"{f.graph}/{f.node}" if f.graph else f.node
-    return f"{node} ({f.op_type})" if f.op_type else node
-
-
 def _group(lines: list[str], label: str, findings: Sequence[Finding]) -> None:
     from npuready.lint.registry import RULES
 
@@ -36,7 +31,7 @@ def _group(lines: list[str], label: str, findings: Sequence[Finding]) -> None:
         title = rule.title if rule else ""
         lines.append(f"    {rule_id}  {title}  [{len(group)}]")
         for f in group[:MAX_LISTED]:
-            lines.extend(_wrapped(f"      - {_where(f)}: {f.message}", " " * 8))
+            lines.extend(_wrapped(f"      - {f.where}: {f.message}", " " * 8))
         if len(group) > MAX_LISTED:
             lines.append(f"      ... and {len(group) - MAX_LISTED} more (--format json lists every finding)")
         if rule is not None:
