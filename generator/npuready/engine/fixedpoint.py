@@ -318,17 +318,35 @@ def gemmlowp_tanh(a, integer_bits: int) -> np.ndarray:
     return np.where(a == 0, 0, out)
 
 
-def tflite_tanh_table(in_scale: float, in_zp: int) -> np.ndarray:
-    """TFLite's reference int8 TANH for every input code (output scale 1/128, zero point 0)."""
-    input_bits = 4
-    real = float(np.float32(in_scale)) * float(1 << (31 - input_bits))
+def _input_radius(integer_bits: int, left_shift: int) -> int:
+    """TFLite CalculateInputRadius (total signed bits 31)."""
+    return int(math.floor(((1 << integer_bits) - 1) * float(1 << (31 - integer_bits)) / float(1 << left_shift)))
+
+
+_TABLE_INPUT_BITS = 4  # TFLite's int8 LOGISTIC / TANH evaluate gemmlowp in Q4.27
+
+
+def _q4_table_inputs(in_scale: float, in_zp: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """Every int8 code as TFLite's LOGISTIC / TANH prepare it: (code - zp, its Q4.27 raw value, input radius)."""
+    real = float(np.float32(in_scale)) * float(1 << (31 - _TABLE_INPUT_BITS))
     m, shift = quantize_multiplier(real)
-    radius = int(math.floor(((1 << input_bits) - 1) * float(1 << (31 - input_bits)) / float(1 << shift)))
+    radius = _input_radius(_TABLE_INPUT_BITS, shift)
     v = np.arange(-128, 128, dtype=np.int64) - in_zp
     q4 = multiply_by_quantized_multiplier(np.clip(v, -radius, radius), m, shift, "double").astype(np.int64)
-    out = rounding_divide_by_pot(gemmlowp_tanh(q4, input_bits), 24).astype(np.int64)
+    return v, q4, radius
+
+
+def _saturated_table(v: np.ndarray, out: np.ndarray, radius: int) -> np.ndarray:
+    """The kernels' epilogue: codes beyond the input radius saturate to -128 / 127."""
     out = np.where(v <= -radius, -128, np.where(v >= radius, 127, out))
     return np.clip(out, -128, 127).astype(np.int8)
+
+
+def tflite_tanh_table(in_scale: float, in_zp: int) -> np.ndarray:
+    """TFLite's reference int8 TANH for every input code (output scale 1/128, zero point 0)."""
+    v, q4, radius = _q4_table_inputs(in_scale, in_zp)
+    out = rounding_divide_by_pot(gemmlowp_tanh(q4, _TABLE_INPUT_BITS), 24).astype(np.int64)
+    return _saturated_table(v, out, radius)
 
 
 def gemmlowp_logistic(a, integer_bits: int) -> np.ndarray:
@@ -341,20 +359,9 @@ def gemmlowp_logistic(a, integer_bits: int) -> np.ndarray:
 
 def tflite_logistic_table(in_scale: float, in_zp: int) -> np.ndarray:
     """TFLite's reference int8 LOGISTIC for every input code (output scale 1/256, zero point -128)."""
-    input_bits = 4
-    real = float(np.float32(in_scale)) * float(1 << (31 - input_bits))
-    m, shift = quantize_multiplier(real)
-    radius = int(math.floor(((1 << input_bits) - 1) * float(1 << (31 - input_bits)) / float(1 << shift)))
-    v = np.arange(-128, 128, dtype=np.int64) - in_zp
-    q4 = multiply_by_quantized_multiplier(np.clip(v, -radius, radius), m, shift, "double").astype(np.int64)
-    out = rounding_divide_by_pot(gemmlowp_logistic(q4, input_bits), 23).astype(np.int64) - 128
-    out = np.where(v <= -radius, -128, np.where(v >= radius, 127, out))
-    return np.clip(out, -128, 127).astype(np.int8)
-
-
-def _input_radius(integer_bits: int, left_shift: int) -> int:
-    """TFLite CalculateInputRadius (total signed bits 31)."""
-    return int(math.floor(((1 << integer_bits) - 1) * float(1 << (31 - integer_bits)) / float(1 << left_shift)))
+    v, q4, radius = _q4_table_inputs(in_scale, in_zp)
+    out = rounding_divide_by_pot(gemmlowp_logistic(q4, _TABLE_INPUT_BITS), 23).astype(np.int64) - 128
+    return _saturated_table(v, out, radius)
 
 
 def tflite_softmax_params(in_scale: float, beta: float = 1.0) -> tuple[np.ndarray, int]:
