@@ -161,7 +161,7 @@ def clamp_codes(t: QTensor, lo_real: float, hi_real: float) -> tuple[int, int]:
     """Activation range in codes, as TFLite's CalculateActivationRangeQuantized (round of real/scale + zp)."""
     def q(v: float) -> int:
         r = float(np.float32(v) / np.float32(t.scale))
-        return t.zero_point + int(np.sign(r) * np.floor(abs(r) + 0.5))
+        return t.zero_point + int(fixedpoint.round_to_int(r))
 
     lo, hi = -128, 127
     if np.isfinite(lo_real):
