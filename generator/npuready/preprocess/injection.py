@@ -37,13 +37,15 @@ def _reshaped_nchw_in_hwc(img: np.ndarray) -> np.ndarray:
     return x.reshape(x.shape[2], x.shape[3], x.shape[1])
 
 
+def _letterboxed(size: int) -> PreprocessSpec:
+    """The YOLO preset of that size, else yolo_640 re-sized (named ``letterbox_<size>``)."""
+    return PRESETS.get(f"yolo_{size}") or PRESETS["yolo_640"].replace(name=f"letterbox_{size}",
+                                                                    letterbox=(size, size))
+
+
 def injections(letterbox: tuple[int, int] = (640, 1280)) -> tuple[Injection, ...]:
     """The injected mismatches; ``letterbox`` = (runtime size, calibration size) of the YOLO case."""
-    small, large = letterbox
-    yolo_cal = PRESETS[f"yolo_{large}"] if f"yolo_{large}" in PRESETS else \
-        PRESETS["yolo_640"].replace(name=f"letterbox_{large}", letterbox=(large, large))
-    yolo_run = PRESETS[f"yolo_{small}"] if f"yolo_{small}" in PRESETS else \
-        PRESETS["yolo_640"].replace(name=f"letterbox_{small}", letterbox=(small, small))
+    yolo_run, yolo_cal = (_letterboxed(size) for size in letterbox)
     return (
         Injection("rgb_vs_bgr", frozenset({"channel_order"}), _TV, _spec(_TV.replace(color="BGR")),
                   "calibration RGB, inference BGR (e.g. OpenCV decode)"),
@@ -73,7 +75,6 @@ def injections(letterbox: tuple[int, int] = (640, 1280)) -> tuple[Injection, ...
 
 def combinations(letterbox: tuple[int, int] = (640, 1280)) -> tuple[Injection, ...]:
     """Two mismatches at once: the doctor must name both."""
-    small, large = letterbox
     lb = {c.name: c for c in injections(letterbox)}["wrong_letterbox_size"]
     crop_cls = _CLS.replace(resize=256, center_crop=(224, 224))
     return (
