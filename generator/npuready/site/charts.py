@@ -27,6 +27,15 @@ class ChartView:
     spec_json: str
 
 
+def _view(chart: Any, exp_id: str, path: str, title: str, key: str) -> ChartView:
+    """The chart's Vega-Lite spec without its ``$schema`` URL (the vendored bundle knows its version), under
+    a DOM key derived from the experiment and ``key`` (the chart's source and fields)."""
+    spec = chart.to_dict()
+    spec.pop("$schema", None)
+    return ChartView(key=f"{exp_id}-" + hashlib.sha256(key.encode()).hexdigest()[:10], exp_id=exp_id, path=path,
+                     title=title, spec_json=script_json(spec))
+
+
 def bar_chart(fig: Figures, exp_id: str, path: str, x: str, y: str, title: str,
               color: str | None = None, x_title: str | None = None, y_title: str | None = None,
               horizontal: bool = True) -> ChartView:
@@ -49,10 +58,7 @@ def bar_chart(fig: Figures, exp_id: str, path: str, x: str, y: str, title: str,
         enc["color"] = alt.Color(color, type="nominal", title=color)
     chart = alt.Chart(frame).mark_bar().encode(**enc).properties(
         width="container", height=max(120, 22 * len(frame)) if horizontal else 220)
-    spec = chart.to_dict()
-    spec.pop("$schema", None)  # no URL in the page; the vendored bundle knows its version
-    key = f"{exp_id}-" + hashlib.sha256(f"{path}|{x}|{y}".encode()).hexdigest()[:10]
-    return ChartView(key=key, exp_id=exp_id, path=path, title=title, spec_json=script_json(spec))
+    return _view(chart, exp_id, path, title, f"{path}|{x}|{y}")
 
 
 def dict_bar_chart(fig: Figures, exp_id: str, path: str, key: str, value: str, title: str) -> ChartView:
@@ -64,10 +70,7 @@ def dict_bar_chart(fig: Figures, exp_id: str, path: str, key: str, value: str, t
     chart = alt.Chart(frame).mark_bar().encode(
         y=alt.Y(key, type="nominal", sort=None, title=key), x=alt.X(value, type="quantitative", title=value),
         tooltip=[alt.Tooltip(key), alt.Tooltip(value)]).properties(width="container", height=max(60, 24 * len(frame)))
-    spec = chart.to_dict()
-    spec.pop("$schema", None)
-    ckey = f"{exp_id}-" + hashlib.sha256(f"{path}|{key}|{value}".encode()).hexdigest()[:10]
-    return ChartView(key=ckey, exp_id=exp_id, path=path, title=title, spec_json=script_json(spec))
+    return _view(chart, exp_id, path, title, f"{path}|{key}|{value}")
 
 
 def grouped_bar_chart(fig: Figures, exp_id: str, path: str, value: str, category: str, group: str, title: str,
@@ -86,10 +89,7 @@ def grouped_bar_chart(fig: Figures, exp_id: str, path: str, value: str, category
         color=alt.Color(group, type="nominal", sort=None, title=group),
         tooltip=[alt.Tooltip(category), alt.Tooltip(group), alt.Tooltip(value)],
     ).properties(width="container", height=14 * len(frame) + 8 * frame[category].nunique())
-    spec = chart.to_dict()
-    spec.pop("$schema", None)
-    key = f"{exp_id}-" + hashlib.sha256(f"{path}|{value}|{category}|{group}".encode()).hexdigest()[:10]
-    return ChartView(key=key, exp_id=exp_id, path=path, title=title, spec_json=script_json(spec))
+    return _view(chart, exp_id, path, title, f"{path}|{value}|{category}|{group}")
 
 
 def series_chart(fig: Figures, exp_id: str, path: str, x: str, ys: list[str], title: str,
@@ -106,10 +106,7 @@ def series_chart(fig: Figures, exp_id: str, path: str, x: str, ys: list[str], ti
         color=alt.Color("series", type="nominal", title=None),
         tooltip=[alt.Tooltip(x), alt.Tooltip("series", type="nominal"), alt.Tooltip("value", type="quantitative")],
     ).properties(width="container", height=200)
-    spec = chart.to_dict()
-    spec.pop("$schema", None)
-    key = f"{exp_id}-" + hashlib.sha256(f"{path}|{x}|{'|'.join(ys)}".encode()).hexdigest()[:10]
-    return ChartView(key=key, exp_id=exp_id, path=path, title=title, spec_json=script_json(spec))
+    return _view(chart, exp_id, path, title, f"{path}|{x}|{'|'.join(ys)}")
 
 
 def stages_chart(fig: Figures, exp_id: str, path: str, label_fields: list[str], stages: list[tuple[str, str]],
@@ -128,10 +125,7 @@ def stages_chart(fig: Figures, exp_id: str, path: str, label_fields: list[str], 
         tooltip=[alt.Tooltip("row", type="nominal"), alt.Tooltip("stage", type="ordinal"),
                  alt.Tooltip("value", type="quantitative")],
     ).properties(width="container", height=220)
-    spec = chart.to_dict()
-    spec.pop("$schema", None)
-    key = f"{exp_id}-" + hashlib.sha256(f"{path}|stages|{'|'.join(f for f, _ in stages)}".encode()).hexdigest()[:10]
-    return ChartView(key=key, exp_id=exp_id, path=path, title=title, spec_json=script_json(spec))
+    return _view(chart, exp_id, path, title, f"{path}|stages|{'|'.join(f for f, _ in stages)}")
 
 
 @dataclass(frozen=True)
@@ -179,7 +173,5 @@ def scatter_chart(fig: Figures, exp_id: str, path: str, points: list[Point], col
         line = alt.Chart(pd.DataFrame({"x": ends, "y": ends})).mark_line(color="#999", strokeDash=[4, 4]).encode(
             x="x:Q", y="y:Q")
         chart = alt.layer(line, dots)
-    spec = chart.properties(width="container", height=260).to_dict()
-    spec.pop("$schema", None)
-    key = f"{exp_id}-" + hashlib.sha256(f"{path}|scatter|{color}|{shape}".encode()).hexdigest()[:10]
-    return ChartView(key=key, exp_id=exp_id, path=path, title=title, spec_json=script_json(spec))
+    return _view(chart.properties(width="container", height=260), exp_id, path, title,
+                 f"{path}|scatter|{color}|{shape}")
