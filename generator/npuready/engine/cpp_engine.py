@@ -52,7 +52,7 @@ SIGNATURES = {
 
 
 def sources() -> list[Path]:
-    return sorted([SRC / "fixedpoint.h", *(SRC / "ops").glob("*.cpp")])
+    return sorted([SRC / "fixedpoint.h", *(SRC / "ops").glob("*.h"), *(SRC / "ops").glob("*.cpp")])
 
 
 def cache_dir() -> Path:
