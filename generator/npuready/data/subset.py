@@ -61,20 +61,24 @@ def write_subset(path: str | Path | None = None, seed: int = SEED) -> Path:
     return write_bytes(Path(path) if path else repo_data_dir() / SUBSET_FILE, buffer.getvalue())
 
 
-def fashion_mnist_subset(split: str) -> tuple[np.ndarray, np.ndarray]:
-    """The committed subset ``split`` as (uint8 N×28×28, int64 N); works without the Debian package."""
+def _subset_file(split: str) -> Path:
+    """The committed subset file, after checking ``split`` and that the file is there."""
     if split not in PER_CLASS:
         raise InputError(f"Fashion-MNIST subset split {split!r}: unknown; use one of {sorted(PER_CLASS)}")
     path = repo_data_dir() / SUBSET_FILE
     if not path.is_file():
         raise InputError(f"{path}: missing; restore it from git or rebuild it with "
                          "`python -c 'from npuready.data.subset import write_subset; write_subset()'`")
-    with np.load(path) as npz:
+    return path
+
+
+def fashion_mnist_subset(split: str) -> tuple[np.ndarray, np.ndarray]:
+    """The committed subset ``split`` as (uint8 N×28×28, int64 N); works without the Debian package."""
+    with np.load(_subset_file(split)) as npz:
         return npz[f"{split}_images"].copy(), npz[f"{split}_labels"].astype(np.int64)
 
 
 def fashion_mnist_subset_indices(split: str) -> np.ndarray:
     """Positions of the subset images inside the full Fashion-MNIST ``split``."""
-    fashion_mnist_subset(split)  # same checks
-    with np.load(repo_data_dir() / SUBSET_FILE) as npz:
+    with np.load(_subset_file(split)) as npz:
         return npz[f"{split}_indices"].copy()
