@@ -4,17 +4,14 @@ from __future__ import annotations
 from typing import Any
 
 from npuready.cost import estimate
-from npuready.cost.sources import example_models, zoo_models
 from npuready.experiments.context import RunContext
+from npuready.experiments.cost_models import cost_models
 from npuready.graph import load
 from npuready.targets import load_target
 
 
 def run(ctx: RunContext) -> dict[str, Any]:
-    models: dict[str, Any] = dict(example_models(list(ctx.params.get("examples", []))))
-    if ctx.params.get("use_zoo", True):
-        for name, path in zoo_models(ctx.repo).items():
-            models[name] = ctx.input(path)
+    models = cost_models(ctx)
     targets = list(ctx.params.get("targets", ["edge-10"]))
     rows = []
     for name in ctx.progress(list(models), "cost"):

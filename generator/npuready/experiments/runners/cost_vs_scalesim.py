@@ -15,10 +15,10 @@ from typing import Any
 
 from npuready.cost import scalesim
 from npuready.cost.model import gemm_mapping
-from npuready.cost.sources import example_models, zoo_models
 from npuready.cost.workload import workload
 from npuready.errors import InputError
 from npuready.experiments.context import RunContext
+from npuready.experiments.cost_models import cost_models
 from npuready.graph import load
 from npuready.targets import load_target
 
@@ -56,17 +56,13 @@ def run(ctx: RunContext) -> dict[str, Any]:
     if python is None:
         raise InputError(f"{ctx.repo / scalesim.VENV}: missing; create it with 'bash tools/scalesim_env.sh'")
     ctx.tool("scalesim", scalesim.version(python))
-    models: dict[str, Any] = dict(example_models(list(ctx.params.get("examples", []))))
-    if ctx.params.get("use_zoo", True):
-        for name, path in zoo_models(ctx.repo).items():
-            models[name] = ctx.input(path)
+    graphs = {name: load(model) for name, model in cost_models(ctx).items()}
     rows = []
-    pairs = [(m, t) for m in models for t in ctx.params.get("targets", ["edge-10"])]
+    pairs = [(m, t) for m in graphs for t in ctx.params.get("targets", ["edge-10"])]
     with tempfile.TemporaryDirectory(prefix="npuready-scalesim-") as tmp:
         for i, (name, tname) in enumerate(ctx.progress(pairs, "SCALE-Sim")):
-            graph = load(models[name])
             start = time.perf_counter()
-            result = compare(graph, load_target(tname), python, Path(tmp) / f"run{i}")
+            result = compare(graphs[name], load_target(tname), python, Path(tmp) / f"run{i}")
             ctx.timing(f"scalesim.{name}.{tname}", time.perf_counter() - start)
             rows.append({"model": name, "target": tname, **result})
     worst_layer = max((abs(x["ratio"] - 1) for r in rows for x in r["layers"]), default=0.0)

@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 
 from npuready.cost import estimate, vela
-from npuready.cost.sources import example_models, zoo_models
 from npuready.errors import InputError
 from npuready.experiments.context import RunContext
+from npuready.experiments.cost_models import cost_models
 from npuready.graph import load
 from npuready.targets import load_target
 
@@ -139,10 +139,7 @@ def run(ctx: RunContext) -> dict[str, Any]:
     ctx.tool("ethos-u-vela", vela.version())
     ctx.tool("ai-edge-litert", importlib.metadata.version("ai-edge-litert"))
     seed = ctx.seed("calibration", int(ctx.params.get("seed", 0)))
-    models: dict[str, Any] = dict(example_models(list(ctx.params.get("examples", []))))
-    if ctx.params.get("use_zoo", True):
-        for name, path in zoo_models(ctx.repo).items():
-            models[name] = ctx.input(path)
+    models = cost_models(ctx)
     targets = list(ctx.params.get("targets", ["ethos-u55-128", "ethos-u65-256"]))
     out, skipped = [], []
     with tempfile.TemporaryDirectory(prefix="npuready-vela-") as tmp:
