@@ -38,9 +38,10 @@ class LiteRTRun:
         return arr
 
 
-def make_interpreter(tflite_bytes: bytes, reference: bool = True) -> Interpreter:
-    resolver = OpResolverType.BUILTIN_REF if reference else OpResolverType.AUTO
-    interp = Interpreter(model_content=bytes(tflite_bytes), experimental_op_resolver_type=resolver,
+def make_interpreter(tflite_bytes: bytes, resolver: str = "BUILTIN_REF") -> Interpreter:
+    """One-thread interpreter keeping every tensor; ``resolver`` names an ``OpResolverType`` member."""
+    interp = Interpreter(model_content=bytes(tflite_bytes),
+                         experimental_op_resolver_type=getattr(OpResolverType, resolver),
                          experimental_preserve_all_tensors=True, num_threads=1)
     interp.allocate_tensors()
     return interp
@@ -74,7 +75,7 @@ def feed(interp: Interpreter, mapping: TensorMap, inputs, input_rounding: str = 
 def run_litert(tflite_bytes: bytes, inputs, reference: bool = True, input_rounding: str = "half_away") -> LiteRTRun:
     """Run once (batch 1) and return every tensor; ``reference=False`` uses the optimised kernels."""
     mapping = read_tensor_map(tflite_bytes)
-    interp = make_interpreter(tflite_bytes, reference)
+    interp = make_interpreter(tflite_bytes, "BUILTIN_REF" if reference else "AUTO")
     feed(interp, mapping, inputs, input_rounding)
     interp.invoke()
     tensors, qparams = {}, {}

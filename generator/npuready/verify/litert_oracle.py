@@ -25,15 +25,6 @@ from npuready.engine.runner import run_op_per_image
 OPTIMIZED: dict[str, str] = {"xnnpack": "AUTO", "builtin": "BUILTIN_WITHOUT_DEFAULT_DELEGATES"}
 
 
-def _interpreter(tfl: bytes, resolver: str):
-    from ai_edge_litert.interpreter import Interpreter, OpResolverType
-
-    interp = Interpreter(model_content=bytes(tfl), num_threads=1, experimental_preserve_all_tensors=True,
-                         experimental_op_resolver_type=getattr(OpResolverType, resolver))
-    interp.allocate_tensors()
-    return interp
-
-
 def _opt_counts() -> dict:
     return {"mismatched": 0, "max_abs": 0, "local_declared": 0, "local_single": 0}
 
@@ -121,10 +112,10 @@ def compare_with_litert(qdq_model, images: np.ndarray, graph: IntGraph, engine=N
     single = {op.name: replace(op, rounding="single") for op in graph.ops}
     mapping = read_tensor_map(tfl)
     report = OracleReport(model_name, int(len(images)), graph.rounding)
-    interps = {"reference": make_interpreter(tfl, reference=True)}
+    interps = {"reference": make_interpreter(tfl)}
     for name, resolver in (OPTIMIZED.items() if optimized else ()):
         try:
-            interps[name] = _interpreter(tfl, resolver)
+            interps[name] = make_interpreter(tfl, resolver)
         except (RuntimeError, ValueError) as exc:  # e.g. XNNPACK refuses per-tensor int8 convolutions
             report.unavailable[name] = " ".join(str(exc).split())[:200]
     consts = {op.outputs[0]: op.params["value"] for op in graph.ops if op.kind == "Constant"}
