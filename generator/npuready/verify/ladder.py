@@ -7,7 +7,7 @@ difference, and the first op whose output differs by more than 1 LSB.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 import onnx
@@ -68,8 +68,7 @@ def run_ladder(float_model: onnx.ModelProto, qdq_model: onnx.ModelProto, x: np.n
     q_out, fq = run_fake_quant(qdq_model, x, [t for t in graph.tensors if t not in consts], progress)
     fq.update(consts)
     ours = eng.run(graph, x)
-    i_out = np.concatenate(
-        [graph.dequantize(graph.outputs[0], ours[graph.outputs[0]])]).reshape(len(x), -1)
+    i_out = graph.dequantize(graph.outputs[0], ours[graph.outputs[0]]).reshape(len(x), -1)
     top = {"float": f_out.reshape(len(x), -1).argmax(1), "fake_quant": q_out.reshape(len(x), -1).argmax(1),
            "integer": i_out.argmax(1)}
     accuracy = {k: float((v == labels).mean()) for k, v in top.items()} if labels is not None else {}
@@ -92,4 +91,4 @@ def run_ladder(float_model: onnx.ModelProto, qdq_model: onnx.ModelProto, x: np.n
         if first is None and max_p > 1:
             first = op.name
     result = LadderResult(model_name, int(len(x)), graph.rounding, engine, accuracy, agreement, tuple(rows), first)
-    return LadderResult(**{**result.__dict__, "explanation": tuple(explain(result))})
+    return replace(result, explanation=tuple(explain(result)))
