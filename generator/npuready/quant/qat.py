@@ -148,14 +148,10 @@ def train_qat(module, x: np.ndarray, y: np.ndarray, calibration, input_shape, st
 
 
 def export(module, input_shape):
-    """ONNX (opset 17, static batch 1, input ``input``, output ``logits``) of a float torch module."""
-    import io
-
+    """ONNX (opset 17, static batch 1, input ``input``, output ``logits``) of a float torch module:
+    the zoo's export recipe (``models.onnx_export.export_bytes``)."""
     import onnx
-    import torch
 
-    buffer = io.BytesIO()
-    with torch.no_grad():
-        torch.onnx.export(module.eval(), (torch.zeros(tuple(input_shape)),), buffer, dynamo=False, opset_version=17,
-                          input_names=["input"], output_names=["logits"], do_constant_folding=True)
-    return onnx.load_from_string(buffer.getvalue())
+    from npuready.models.onnx_export import export_bytes
+
+    return onnx.load_from_string(export_bytes(module, tuple(input_shape), ["logits"]))
