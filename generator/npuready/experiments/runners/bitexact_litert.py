@@ -54,12 +54,12 @@ def run(ctx: RunContext) -> dict:
     for dist in ("ai-edge-litert", "onnxruntime", "onnx", "numpy"):
         ctx.tool(dist, version(dist))
     ctx.seed("calibration", p.get("seed", 0))
+    data = load_inputs("fashion-mnist:test", p["images"])
     results: dict = {}
     for name in p["models"]:
         ctx.input(zoo_path(name))
         fm, qdq = quantize_zoo(name, p.get("method", "minmax"), p["calibration_images"], p.get("seed", 0))
         graph = export_integer_graph(qdq, rounding=p.get("rounding", "tflite-ref"))
-        data = load_inputs("fashion-mnist:test", p["images"])
         report = compare_with_litert(qdq, data.x, graph, optimized=True, model_name=name, progress=ctx.progress)
         s = report.summary()
         per_op = [_flat(row) for row in s["ops"]]
