@@ -7,11 +7,10 @@ regenerated from it.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from npuready.atomic import write_text
-from npuready.models.record import MANIFEST, update_manifest
+from npuready.models.record import read_manifest, update_manifest
 from npuready.models.zoo import spec as zoo_spec
 
 
@@ -38,8 +37,7 @@ def finalize(name: str, folder: str | Path) -> dict:
     from npuready.models.readme import render_readme
 
     folder = Path(folder)
-    manifest = json.loads((folder / MANIFEST).read_text())
-    entry = {**manifest["models"][name], **onnx_metrics(name, folder)}
+    entry = {**read_manifest(folder)["models"][name], **onnx_metrics(name, folder)}
     update_manifest(folder, name, entry)
-    write_text(folder / "README.md", render_readme(json.loads((folder / MANIFEST).read_text())))
+    write_text(folder / "README.md", render_readme(read_manifest(folder)))
     return entry
