@@ -190,14 +190,15 @@ class Graph:
             infos.update(parent.tensors)
         for t in proto.initializer:
             infos[t.name] = _init_info(t)
-        for vi in list(proto.input) + list(proto.value_info) + list(proto.output):
-            info = tensor_info(vi)
-            old = infos.get(vi.name)
-            if old is None or (old.shape is None and info.shape is not None) or vi.name not in init_names:
-                infos[vi.name] = info
+        inputs = [tensor_info(vi) for vi in proto.input]
+        outputs = [tensor_info(vi) for vi in proto.output]
+        for info in inputs + [tensor_info(vi) for vi in proto.value_info] + outputs:
+            old = infos.get(info.name)
+            if old is None or (old.shape is None and info.shape is not None) or info.name not in init_names:
+                infos[info.name] = info
         self.tensors: Mapping[str, TensorInfo] = infos
-        self.inputs = tuple(tensor_info(vi) for vi in proto.input if vi.name not in init_names)
-        self.outputs = tuple(tensor_info(vi) for vi in proto.output)
+        self.inputs = tuple(info for info in inputs if info.name not in init_names)
+        self.outputs = tuple(outputs)
         outer = set(parent.tensors) if parent is not None else set()
         known = init_names | {vi.name for vi in proto.input} | outer
         order = _toposort(list(proto.node), known)
