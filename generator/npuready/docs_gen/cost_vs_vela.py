@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from npuready.cost.vela import CATEGORIES
+from npuready.paths import repo_root
 from npuready.targets import load_target
 
 DOC_PATH = Path("docs") / "cost-vs-vela.md"
@@ -212,14 +213,14 @@ def render_markdown(result: dict[str, Any]) -> str:
 
 
 def build(root: Path | None = None) -> str:
-    base = root or Path.cwd()
+    base = root or repo_root()
     return render_markdown(json.loads((base / RESULT_PATH).read_text(encoding="utf-8")))
 
 
 def main(argv: list[str] | None = None) -> int:
     from npuready.atomic import write_text
 
-    root = Path(argv[0]) if argv else Path.cwd()
+    root = Path(argv[0]) if argv else repo_root()
     write_text(root / DOC_PATH, build(root))
     print(f"wrote {root / DOC_PATH}")
     return 0
