@@ -44,6 +44,11 @@ class Figures:
             raise MissingSource(f"site: figure {exp_id}:{path} has no source; that path is not in "
                                 f"experiments/{exp_id}/result.json") from None
 
+    def rows(self, exp_id: str, path: str) -> Any:
+        """The stored list at ``path``, or ``[]`` when the experiment or that path is absent (an optional section)."""
+        exp = self._experiments.get(exp_id)
+        return [] if exp is None else pointer.resolve(exp.doc, path, [])
+
     def num(self, exp_id: str, path: str, pct: bool = False, digits: int | None = None, unit: str = "") -> Markup:
         value = self.value(exp_id, path)
         if not is_number(value):

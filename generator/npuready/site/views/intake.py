@@ -27,10 +27,6 @@ D, P = "/results/diagnoses/rows", "/results/prescriptions/rows"
 A, C = "/results/applied_accuracy/rows", "/results/applied_cost/rows"
 
 
-def _rows(fig: Figures, exp_id: str, path: str) -> list[dict[str, Any]]:
-    return fig.value(exp_id, path) if fig.has(exp_id, path) else []
-
-
 def _of(rows: list[dict[str, Any]], model: str, target: str) -> list[int]:
     return [i for i, r in enumerate(rows) if (r["model"], r["target"]) == (model, target)]
 
@@ -38,7 +34,7 @@ def _of(rows: list[dict[str, Any]], model: str, target: str) -> list[int]:
 def prepare(fig: Figures, exp: Experiment) -> dict[str, Any]:
     diagnoses = fig.value(exp.id, D)
     actions = fig.value(exp.id, P)
-    acc, cost = _rows(fig, exp.id, A), _rows(fig, exp.id, C)
+    acc, cost = fig.rows(exp.id, A), fig.rows(exp.id, C)
     reports = []
     for i, d in enumerate(diagnoses):
         mine = sorted(_of(actions, d["model"], d["target"]), key=lambda j: actions[j]["order"])
@@ -49,7 +45,7 @@ def prepare(fig: Figures, exp: Experiment) -> dict[str, Any]:
                         "acc": (a[0], a[-1]) if len(a) > 1 else None, "cost": (c[0], c[-1]) if len(c) > 1 else None,
                         "prescriptions": records_table(fig, exp.id, P, actions, columns=PRESCRIPTION_COLUMNS, indices=mine,
                                                        title=f"{d['model']} on {d['target']}") if mine else None})
-    swaps = _rows(fig, exp.id, "/results/applied_accuracy/swaps")
+    swaps = fig.rows(exp.id, "/results/applied_accuracy/swaps")
     applied = [r for r in reports if r["cost"]]
     applied_pick = max(applied, key=lambda r: abs(cost[r["cost"][0]]["cycles"] - cost[r["cost"][1]]["cycles"])
                        if all(isinstance(cost[k]["cycles"], (int, float)) for k in r["cost"]) else -1, default=None)

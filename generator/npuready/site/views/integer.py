@@ -71,8 +71,8 @@ def prepare_ptq(fig: Figures, exp: Experiment) -> dict[str, Any]:
     path = "/results/accuracy/rows"
     rows = fig.value(exp.id, path)
     per_model = groups(rows, "model")
-    failures = fig.value(exp.id, "/results/failures/rows") if fig.has(exp.id, "/results/failures/rows") else []
-    methods = fig.value(exp.id, "/results/methods/rows") if fig.has(exp.id, "/results/methods/rows") else []
+    failures = fig.rows(exp.id, "/results/failures/rows")
+    methods = fig.rows(exp.id, "/results/methods/rows")
     return {
         "per_model": {m: {"first": ix[0], "best": extreme(rows, ix, "int8_accuracy", largest=True),
                           "worst": extreme(rows, ix, "int8_accuracy")} for m, ix in per_model.items()},
