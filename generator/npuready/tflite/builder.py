@@ -111,11 +111,7 @@ class ModelBuilder:
         code = getattr(fb.BuiltinOperator, opname)
         key = (code, version)
         if key not in self.opcodes:
-            oc = fb.OperatorCodeT()
-            oc.builtinCode = code
-            oc.deprecatedBuiltinCode = min(code, 127)
-            oc.version = version
-            self.opcodes[key] = len(self.opcodes)
+            self.opcodes[key] = len(self.opcodes)  # the OperatorCodeT is written by finish
         o = fb.OperatorT()
         o.opcodeIndex = self.opcodes[key]
         o.inputs = [int(i) for i in inputs]

@@ -38,7 +38,7 @@ class QuantTable:
     aliases: dict[str, str] = field(default_factory=dict)  # other ONNX name -> float tensor name
 
 
-def _params(graph: Graph, node, what: str) -> tuple[np.ndarray, np.ndarray, int]:
+def _params(graph: Graph, node) -> tuple[np.ndarray, np.ndarray, int]:
     scale = graph.constant(node.inputs[1])
     if scale is None:
         raise InputError(f"node {node.name!r} ({node.op_type}): scale must be a constant")
@@ -59,7 +59,7 @@ def strip_qdq(model: onnx.ModelProto) -> tuple[onnx.ModelProto, QuantTable]:
     for node in graph.nodes:
         if node.op_type == "DequantizeLinear" and graph.is_constant(node.inputs[0]):
             q = np.asarray(graph.constant(node.inputs[0]))
-            scale, zp, axis = _params(graph, node, "weight")
+            scale, zp, axis = _params(graph, node)
             if q.dtype == np.uint8:
                 raise InputError(f"node {node.name!r}: uint8 constant {node.inputs[0]!r}; TFLite needs "
                                  "symmetric int8 weights (quantize with weight_type=QInt8, WeightSymmetric)")
@@ -79,7 +79,7 @@ def strip_qdq(model: onnx.ModelProto) -> tuple[onnx.ModelProto, QuantTable]:
             if graph.is_constant(src):
                 raise InputError(f"node {node.name!r}: QuantizeLinear of constant {src!r}; store the "
                                  "quantized initializer (quantize_static does) instead")
-            scale, zp, _ = _params(graph, node, "activation")
+            scale, zp, _ = _params(graph, node)
             if scale.size != 1:
                 raise InputError(f"node {node.name!r}: per-channel activation quantization of {src!r}; "
                                  "TFLite activations are per-tensor")

@@ -72,12 +72,10 @@ def same_pads(size: int, k: int, s: int, d: int) -> tuple[int, int]:
 def spatial_padding(ctx: Context, node: Node, hw, kernel, strides, dilations) -> tuple[int, list[int] | None]:
     """(TFLite padding, explicit [top, left, bottom, right] or None) matching the ONNX node."""
     auto = node.attr("auto_pad", "NOTSET")
-    if auto in ("SAME_UPPER", "SAME_LOWER"):
-        pads = []
-        for size, k, s, d in zip(hw, kernel, strides, dilations):
-            pads.append(same_pads(size, k, s, d))
-        if auto == "SAME_UPPER":
-            return fb.Padding.SAME, None
+    if auto == "SAME_UPPER":
+        return fb.Padding.SAME, None
+    if auto == "SAME_LOWER":  # TF SAME's larger half goes after; SAME_LOWER puts it before
+        pads = [same_pads(*a) for a in zip(hw, kernel, strides, dilations)]
         explicit = [pads[0][1], pads[1][1], pads[0][0], pads[1][0]]
     elif auto == "VALID":
         return fb.Padding.VALID, None
