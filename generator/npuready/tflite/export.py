@@ -10,7 +10,7 @@ from npuready.errors import InputError
 from npuready.graph import Graph, load
 from npuready.tflite.convert import lower_graph
 from npuready.tflite.quant_table import strip_qdq
-from npuready.tflite.tensor_map import METADATA_KEY, read_tensor_map
+from npuready.tflite.tensor_map import METADATA_KEY, map_buffer, read_tensor_map
 
 
 def _graph(graph_or_path) -> Graph:
@@ -64,19 +64,18 @@ def export_int8_calibrated(graph_or_path, calibration_batches) -> bytes:
 def _restore_metadata(quantized: bytes, float_bytes: bytes) -> bytes:
     """Keep the ONNX map in the quantized file (the quantizer may drop model metadata)."""
     model = flatbuffer_utils.convert_bytearray_to_object(bytearray(quantized))
-    names = [(m.name.decode() if isinstance(m.name, bytes) else m.name) for m in (model.metadata or [])]
-    if METADATA_KEY in names:
+    if map_buffer(model) is not None:
         return quantized
     src = flatbuffer_utils.convert_bytearray_to_object(bytearray(float_bytes))
-    for md in src.metadata:
-        if (md.name.decode() if isinstance(md.name, bytes) else md.name) == METADATA_KEY:
-            buf = fb.BufferT()
-            buf.data = np.asarray(src.buffers[md.buffer].data, dtype=np.uint8)
-            model.buffers.append(buf)
-            new = fb.MetadataT()
-            new.name = METADATA_KEY
-            new.buffer = len(model.buffers) - 1
-            model.metadata = (model.metadata or []) + [new]
+    src_buf = map_buffer(src)
+    if src_buf is not None:
+        buf = fb.BufferT()
+        buf.data = np.asarray(src.buffers[src_buf].data, dtype=np.uint8)
+        model.buffers.append(buf)
+        new = fb.MetadataT()
+        new.name = METADATA_KEY
+        new.buffer = len(model.buffers) - 1
+        model.metadata = (model.metadata or []) + [new]
     return bytes(flatbuffer_utils.convert_object_to_bytearray(model))
 
 

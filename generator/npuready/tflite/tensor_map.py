@@ -67,23 +67,32 @@ class TensorMap:
         return cls(tensors, tuple(d["inputs"]), tuple(d["outputs"]), dict(d["fused"]), tuple(d["adjustments"]))
 
 
+def _text(name) -> str:
+    """A flatbuffer string field (bytes or str) as str."""
+    return name.decode() if isinstance(name, bytes) else name
+
+
+def map_buffer(model) -> int | None:
+    """Index of the buffer holding the embedded map in a flatbuffer ``ModelT``, or None."""
+    for md in model.metadata or []:
+        if _text(md.name) == METADATA_KEY:
+            return md.buffer
+    return None
+
+
 def read_tensor_map(tflite_bytes: bytes) -> TensorMap:
     """The ONNX ↔ TFLite map embedded by the exporter; indices re-resolved by tensor name.
 
     Re-resolving by name keeps the map valid after TFLite's quantizer rewrote the model.
     """
     model = flatbuffer_utils.convert_bytearray_to_object(bytearray(tflite_bytes))
-    for md in model.metadata or []:
-        name = md.name.decode() if isinstance(md.name, bytes) else md.name
-        if name == METADATA_KEY:
-            tmap = TensorMap.from_json(bytes(model.buffers[md.buffer].data).decode("utf-8"))
-            break
-    else:
+    buf = map_buffer(model)
+    if buf is None:
         raise KeyError(f"{METADATA_KEY}: not present; the file was not written by npuready.tflite")
+    tmap = TensorMap.from_json(bytes(model.buffers[buf].data).decode("utf-8"))
     names = {}
     for i, t in enumerate(model.subgraphs[0].tensors):
-        n = t.name.decode() if isinstance(t.name, bytes) else t.name
-        names.setdefault(n, i)
+        names.setdefault(_text(t.name), i)
     tensors = {k: TensorRef(k, r.tflite_name, names.get(r.tflite_name, r.tflite_index), r.perm)
                for k, r in tmap.tensors.items()}
     return TensorMap(tensors, tmap.inputs, tmap.outputs, tmap.fused, tmap.adjustments)
