@@ -31,7 +31,9 @@ def _source(ctx: RunContext, text: str, tmp: Path) -> Path:
         onnx.save(EXAMPLES[name](), path)
         return path
     if kind == "onnx-light":
-        path = Path(onnx.__file__).parent / "backend" / "test" / "data" / "light" / f"{name}.onnx"
+        from npuready.experiments.onnx_corpus import corpus_root
+
+        path = corpus_root() / "light" / f"{name}.onnx"
         if not path.is_file():
             raise InputError(f"intake experiment: {path} not in the installed onnx wheel")
         return ctx.input(path)

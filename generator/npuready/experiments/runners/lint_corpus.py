@@ -9,14 +9,7 @@ import onnx
 
 from npuready.errors import InputError
 from npuready.experiments.context import RunContext
-
-
-def _corpus_files(subdirs: list[str]) -> list[Path]:
-    root = Path(onnx.__file__).parent / "backend" / "test" / "data"
-    files: list[Path] = []
-    for sub in subdirs:
-        files.extend(sorted((root / sub).rglob("*.onnx")))
-    return files
+from npuready.experiments.onnx_corpus import SUBDIRS, corpus_files, corpus_root
 
 
 def _lint_rows(ctx: RunContext, files: list[Path], label_root: Path, target: str, what: str,
@@ -60,9 +53,8 @@ def run(ctx: RunContext) -> dict[str, Any]:
 
     target = ctx.params.get("target", "edge-10")
     ctx.tool("onnx", onnx.__version__)
-    corpus = _corpus_files(list(ctx.params.get("corpus_dirs", ["light", "pytorch-converted", "pytorch-operator", "simple"])))
-    corpus_root = Path(onnx.__file__).parent / "backend" / "test" / "data"
-    corpus_rows = _lint_rows(ctx, corpus, corpus_root, target, "onnx corpus", with_findings=False)
+    corpus = corpus_files(list(ctx.params.get("corpus_dirs", SUBDIRS)))
+    corpus_rows = _lint_rows(ctx, corpus, corpus_root(), target, "onnx corpus", with_findings=False)
     zoo = sorted((ctx.repo / "zoo").glob("*.onnx"))
     zoo_rows = _lint_rows(ctx, zoo, ctx.repo, target, "zoo", with_findings=True)
     return {

@@ -11,6 +11,7 @@ import numpy as np
 import onnx
 
 from npuready.experiments.context import RunContext
+from npuready.experiments.onnx_corpus import corpus_files, corpus_root
 
 
 def _row(name: str, plan) -> dict[str, Any]:
@@ -72,8 +73,8 @@ def _corpus(ctx: RunContext, target: str) -> dict[str, Any]:
     from npuready.errors import InputError
     from npuready.partition import extract, plan_partition, run_parts
 
-    root = Path(onnx.__file__).parent / "backend" / "test" / "data"
-    files = sorted(p for sub in ("light", "pytorch-converted", "pytorch-operator", "simple") for p in (root / sub).rglob("*.onnx"))
+    root = corpus_root()
+    files = corpus_files()
     opts = ort.SessionOptions()
     opts.log_severity_level = 3
     ort.set_default_logger_severity(3)
@@ -121,7 +122,7 @@ def run(ctx: RunContext) -> dict[str, Any]:
         plan = plan_partition(model, target, edges=edge)
         rows.append(_row(name, plan))
         checks.append({"model": name, "target": target, "edges": edge, **_recompose(model, plan)})
-    resnet = Path(onnx.__file__).parent / "backend" / "test" / "data" / "light" / "light_resnet50.onnx"
+    resnet = corpus_root() / "light" / "light_resnet50.onnx"
     start = time.perf_counter()
     real = [_row("light_resnet50", plan_partition(resnet, t)) for t in targets]
     ctx.timing("partition_light_resnet50_all_targets_s", time.perf_counter() - start)
