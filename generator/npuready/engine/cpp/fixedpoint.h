@@ -88,6 +88,14 @@ inline int8_t saturate(int64_t x, int lo, int hi) {
   return static_cast<int8_t>(x < lo ? lo : (x > hi ? hi : x));
 }
 
+// Float -> int8 code at the graph input (fixedpoint.quantize_float): mode 0 half away from zero (TFLite),
+// 1 half to even (ONNX).
+inline int8_t quantize_float(float x, float scale, int zero_point, int mode) {
+  const float v = x / scale;
+  const float r = mode == 0 ? std::round(v) : std::nearbyint(v);
+  return saturate(static_cast<int64_t>(r) + zero_point, -128, 127);
+}
+
 inline int8_t requantize(int64_t acc, int32_t multiplier, int shift, int zero_point, int lo, int hi,
                          int rounding) {
   return saturate(static_cast<int64_t>(multiply_by_quantized_multiplier(acc, multiplier, shift, rounding)) + zero_point,
