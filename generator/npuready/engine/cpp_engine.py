@@ -42,7 +42,7 @@ SIGNATURES = {
     "npr_rescale": [_P8, _L] + [_I] * 8 + [_P8],
     "npr_lut": [_P8, _L, _P8, _P8],
     "npr_quantize": [_PF, _L, C.c_float, _I, _I, _P8],
-    "npr_transpose": [_P8, _I, _P64, np.ctypeslib.ndpointer(np.int32, flags="C_CONTIGUOUS"), _P8],
+    "npr_transpose": [_P8, _I, _P64, _P32, _P8],
     "npr_concat": [C.POINTER(C.c_void_p), _P64, _I, _L, _L, _P8],
     "npr_gather": [_P8, _L, _L, _L, _P64, _L, _P8],
     "npr_matmul": [_P8, _P8, _L, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _P8],
