@@ -105,10 +105,6 @@ def _activation(op: str, x: str, out: str, name: str, opset: int) -> onnx.NodePr
     return helper.make_node("Clip", [x, "__whatif_clip_lo", "__whatif_clip_hi"], [out], name=name)
 
 
-# Exact equivalents at inference: op -> (replacement op, condition on the node). Only these are rewritten.
-EQUIVALENTS: dict[str, str] = {"Sum": "Add", "Dropout": "Identity"}
-
-
 def used_tensors(model: onnx.ModelProto) -> set[str]:
     """Tensors some node reads or the graph outputs."""
     return {i for n in model.graph.node for i in n.input} | {o.name for o in model.graph.output}
