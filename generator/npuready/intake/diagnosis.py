@@ -67,7 +67,7 @@ class Diagnosis:
         }
 
 
-def _io(graph: Graph, infos) -> tuple[dict, ...]:
+def _io(infos) -> tuple[dict, ...]:
     return tuple({"name": t.name, "shape": None if t.shape is None else [d if isinstance(d, int) else str(d)
                                                                           for d in t.shape],
                   "dtype": t.dtype} for t in infos)
@@ -116,5 +116,5 @@ def diagnose(model, target: "str | Target", top: int = TOP_LAYERS) -> Diagnosis:
         host = tuple({"node": la.node, "op_type": la.op_type, "cycles": int(la.cycles)}
                      for la in cost.layers if la.device == "cpu")
     name = str(graph.path) if graph.path else graph.name
-    return Diagnosis(name, tgt.name, _io(graph, graph.inputs), _io(graph, graph.outputs), report, partition,
+    return Diagnosis(name, tgt.name, _io(graph.inputs), _io(graph.outputs), report, partition,
                      totals, hotspots, tuple(quant_risks(graph, tgt)), host, graph)

@@ -39,7 +39,7 @@ def supported(cls: type, target: Target) -> bool:
     return all(target.runs_on_npu(op) for op in EXPORTS_TO.get(cls, ("?",)))
 
 
-def replacement_for(cls: type, target: Target) -> type | None:
+def replacement_for(target: Target) -> type | None:
     for candidate in REPLACEMENTS:
         if supported(candidate, target):
             return candidate
@@ -53,7 +53,7 @@ def swap_activations(model: nn.Module, target: Target) -> tuple[nn.Module, list[
         for child_name, child in list(module.named_children()):
             cls = type(child)
             if cls in EXPORTS_TO and not supported(cls, target):
-                new = replacement_for(cls, target)
+                new = replacement_for(target)
                 if new is None:
                     continue
                 setattr(module, child_name, new())
@@ -68,7 +68,7 @@ def swap_activations(model: nn.Module, target: Target) -> tuple[nn.Module, list[
             cls = FUNCTIONAL[node.target]
             if supported(cls, target):
                 continue
-            new = replacement_for(cls, target)
+            new = replacement_for(target)
             if new is None:
                 continue
             mod_name = f"swapped_{node.name}"
