@@ -73,14 +73,15 @@ def run(args: argparse.Namespace) -> int:
     data = load_inputs(args.data, args.images, shape)
     result = run_ladder(fm.model, qm.model, data.x, data.labels, rounding=args.rounding, engine=args.engine,
                         model_name=Path(args.qdq_model).name, progress=_progress())
-    if args.save_integer_graph:
+    check_litert = args.litert or args.require_bitexact
+    if args.save_integer_graph or check_litert:  # one export serves both (run_ladder keeps its own)
         from npuready.engine import intgraph
         from npuready.engine.export import export_integer_graph
 
-        intgraph.save(export_integer_graph(qm.model, rounding=args.rounding), args.save_integer_graph)
-    litert = None
-    if args.litert or args.require_bitexact:
-        litert = _litert_check(qm.model, data.x, args)
+        graph = export_integer_graph(qm.model, rounding=args.rounding)
+    if args.save_integer_graph:
+        intgraph.save(graph, args.save_integer_graph)
+    litert = _litert_check(qm.model, data.x, graph, args) if check_litert else None
     limits = GateLimits(args.min_agreement, args.max_drop)
     verdict = gate(result, limits, litert if args.require_bitexact else None)
     text = (to_json(result, verdict, limits, litert) if args.format == "json"
@@ -89,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     return verdict.exit_code
 
 
-def _litert_check(qdq, x, args) -> dict:
+def _litert_check(qdq, x, graph, args) -> dict:
     from npuready.errors import InputError
 
     try:
@@ -97,10 +98,8 @@ def _litert_check(qdq, x, args) -> dict:
     except ImportError:
         raise InputError("--litert: ai-edge-litert is not installed; pip install 'npuready[validate]'") from None
     from npuready.engine import cpp_engine, numpy_engine
-    from npuready.engine.export import export_integer_graph
     from npuready.verify.litert_oracle import compare_with_litert
 
-    graph = export_integer_graph(qdq, rounding=args.rounding)
     engine = {"numpy": numpy_engine, "cpp": cpp_engine}[args.engine]
     report = compare_with_litert(qdq, x, graph, engine=engine, optimized=False, progress=_progress())
     return report.summary()
