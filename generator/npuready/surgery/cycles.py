@@ -79,14 +79,12 @@ class LayerCycleEstimator:
                 x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, cin, h, w])
                 wt = helper.make_tensor("w", TensorProto.FLOAT, [cout, cin // groups, kh, kw],
                                         [0.0] * (cout * (cin // groups) * kh * kw))
+                out_shape = [1, cout, (h + 2 * ph - kh) // sh + 1, (w + 2 * pw - kw) // sw + 1]
             else:
                 _, fin, fout = key
                 node = helper.make_node("Gemm", ["x", "w"], ["y"], name="layer", transB=1)
                 x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, fin])
                 wt = helper.make_tensor("w", TensorProto.FLOAT, [fout, fin], [0.0] * (fout * fin))
-            if key[0] == "conv":
-                out_shape = [1, cout, (h + 2 * ph - kh) // sh + 1, (w + 2 * pw - kw) // sw + 1]
-            else:
                 out_shape = [1, fout]
             y = helper.make_tensor_value_info("y", TensorProto.FLOAT, out_shape)
             graph = helper.make_graph([node], "layer", [x], [y], initializer=[wt])
