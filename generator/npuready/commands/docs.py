@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -18,16 +17,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from npuready.atomic import write_text
+    from npuready.commands.output import check_result
     from npuready.docs_gen.registry import render_all, stale
     from npuready.paths import repo_root
 
     if args.check:
-        problems = stale()
-        for line in problems:
-            print(line, file=sys.stderr)
-        if not problems:
-            print("generated docs are fresh")
-        return 1 if problems else 0
+        return check_result(stale(), "generated docs are fresh")
     pages = render_all()
     changed = 0
     for rel, text in pages.items():

@@ -1,4 +1,7 @@
-"""Where a verb's report goes: ``--output FILE`` (atomically) or stdout. An unwritable path is bad input."""
+"""Where a verb's report goes: ``--output FILE`` (atomically) or stdout. An unwritable path is bad input.
+
+``check_result`` is the ending every ``--check`` verb shares (docs, run, site).
+"""
 from __future__ import annotations
 
 import sys
@@ -15,3 +18,12 @@ def emit(text: str, output: str | None) -> None:
         write_text(output, text)
     except OSError as exc:
         raise InputError(f"{output}: cannot write the report ({exc.strerror or exc})") from None
+
+
+def check_result(problems: list[str], fresh: str) -> int:
+    """Each problem on stderr (exit 1), or the one ``fresh`` line on stdout when there is none (exit 0)."""
+    for line in problems:
+        print(line, file=sys.stderr)
+    if not problems:
+        print(fresh)
+    return 1 if problems else 0

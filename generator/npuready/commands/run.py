@@ -20,6 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from npuready.commands.output import check_result
     from npuready.errors import InputError
     from npuready.experiments.freshness import stale_experiments
     from npuready.experiments.run import declared_ids, run_experiment, spec_for
@@ -30,12 +31,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{exp_id}\t{spec.view}\t{spec.title}")
         return 0
     if args.check:
-        problems = stale_experiments()
-        for line in problems:
-            print(line, file=sys.stderr)
-        if not problems:
-            print(f"all {len(declared_ids())} experiment results are fresh")
-        return 1 if problems else 0
+        return check_result(stale_experiments(), f"all {len(declared_ids())} experiment results are fresh")
     ids = declared_ids() if args.all else args.ids
     if not ids:
         raise InputError("name at least one experiment id, or use --all / --list")

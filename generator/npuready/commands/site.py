@@ -41,12 +41,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     exp_dir, docs_dir, out = _paths(args)
     if args.check:
-        problems = check_all(exp_dir, docs_dir, out, strict=not args.lenient)
-        for line in problems:
-            print(line, file=sys.stderr)
-        if not problems:
-            print(f"site and docs/EXPERIMENTS.md are fresh ({out})")
-        return 1 if problems else 0
+        from npuready.commands.output import check_result
+
+        return check_result(check_all(exp_dir, docs_dir, out, strict=not args.lenient),
+                            f"site and docs/EXPERIMENTS.md are fresh ({out})")
     build, experiments_md = build_all(exp_dir, docs_dir, strict=not args.lenient)
     for warning in build.warnings:
         print(f"npuready site: warning: {warning}", file=sys.stderr)
