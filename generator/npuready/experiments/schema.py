@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from npuready.errors import InputError
+from npuready.experiments.spec import VIEWS
 
 SCHEMA_VERSION = 1
 EVIDENCE = ("measured", "simulated", "reference")
@@ -20,7 +21,7 @@ RESULT_SCHEMA: dict[str, Any] = {
         "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
         "title": {"type": "string", "minLength": 1},
         "summary": {"type": "string", "minLength": 1},
-        "view": {"enum": ["models", "npu", "integer", "records"]},
+        "view": {"enum": list(VIEWS)},
         "spec": {"type": "object"},
         "spec_sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
         "provenance": {
