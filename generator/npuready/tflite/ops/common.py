@@ -18,6 +18,13 @@ def tfl_shape(ctx: Context, name: str, perm) -> list[int]:
     return [s[a] for a in perm]
 
 
+def perm_without(perm, axes) -> tuple[int, ...]:
+    """The stored axis order after the ONNX ``axes`` are removed (remaining axes renumbered)."""
+    remaining = [a for a in perm if a not in axes]
+    rank_of = {a: i for i, a in enumerate(sorted(remaining))}
+    return tuple(rank_of[a] for a in remaining)
+
+
 def clip_bounds(ctx: Context, node: Node) -> tuple[float, float]:
     lo, hi = node.attr("min", -np.inf), node.attr("max", np.inf)
     if len(node.inputs) > 1 and node.inputs[1]:

@@ -13,7 +13,7 @@ from ai_edge_litert import schema_py_generated as fb
 from npuready.errors import InputError
 from npuready.graph.view import Node
 from npuready.tflite.context import NHWC, Context
-from npuready.tflite.ops.common import pad_input, spatial_padding, tfl_shape
+from npuready.tflite.ops.common import pad_input, perm_without, spatial_padding, tfl_shape
 
 
 def lower_pool(ctx: Context, node: Node) -> None:
@@ -55,12 +55,7 @@ def _reduce(ctx: Context, node: Node, axes: list[int], keepdims: bool, opname: s
     rank = len(x.perm)
     axes = sorted(a % rank for a in axes)
     tfl_axes = sorted(x.perm.index(a) for a in axes)
-    if keepdims:
-        perm = x.perm
-    else:
-        remaining = [a for a in x.perm if a not in axes]
-        rank_of = {a: i for i, a in enumerate(sorted(remaining))}
-        perm = tuple(rank_of[a] for a in remaining)
+    perm = x.perm if keepdims else perm_without(x.perm, axes)
     axes_t = ctx.int_const(f"{out}#axes", tfl_axes)
     opts = fb.ReducerOptionsT(keepDims=keepdims)
     shape = tfl_shape(ctx, out, perm)

@@ -11,7 +11,7 @@ from ai_edge_litert import schema_py_generated as fb
 from npuready.errors import InputError
 from npuready.graph.view import Node
 from npuready.tflite.context import Context, identity
-from npuready.tflite.ops.common import tfl_shape
+from npuready.tflite.ops.common import perm_without, tfl_shape
 
 
 def lower_gather(ctx: Context, node: Node) -> None:
@@ -24,12 +24,7 @@ def lower_gather(ctx: Context, node: Node) -> None:
     dim = ctx.shape(data)[axis]
     idx = np.where(np.asarray(idx) < 0, np.asarray(idx) + dim, np.asarray(idx)).astype(np.int32)
     x = ctx.value(data, identity(rank)) if idx.ndim != 0 else ctx.value(data)
-    if x.perm != identity(rank):
-        remaining = [a for a in x.perm if a != axis]
-        rank_of = {a: i for i, a in enumerate(sorted(remaining))}
-        perm = tuple(rank_of[a] for a in remaining)
-    else:
-        perm = identity(len(ctx.shape(out)))
+    perm = perm_without(x.perm, (axis,)) if x.perm != identity(rank) else identity(len(ctx.shape(out)))
     indices = ctx.b.tensor(f"{out}#indices", idx.shape, "int32", data=idx)
     ctx.emit_same_scale("GATHER", [x.index, indices], fb.GatherOptionsT(axis=x.perm.index(axis), batchDims=0),
                         out, tfl_shape(ctx, out, perm), perm, x.index)
