@@ -20,6 +20,7 @@ MAX_ROWS = 200
 # Identifying columns first, in this order; the rest keep the stored (sorted) order.
 LEAD_COLUMNS = ("model", "target", "name", "id", "node", "layer", "op", "op_type", "category", "kind")
 _SEP = "\x1f"  # column separator json_normalize uses; cannot occur in JSON keys we render
+_ABSENT = object()  # a record without this column
 
 
 @dataclass(frozen=True)
@@ -75,8 +76,7 @@ def section_view(fig: Figures, exp_id: str, name: str, section: dict[str, Any], 
             cell = fig.cell(exp_id, at, value)
         values.append([Markup.escape(label), cell])
     if compact:
-        values += [[Markup.escape(label), fig.raw(exp_id, at, label="rows [ … ]")] for label, _at, _rows in lists
-                   for at in [_at]]
+        values += [[Markup.escape(label), fig.raw(exp_id, at, label="rows [ … ]")] for label, at, _rows in lists]
         tables: list[Table] = []
     else:
         tables = [records_table(fig, exp_id, at, rows, title=label) for label, at, rows in lists]
@@ -100,11 +100,8 @@ def records_table(fig: Figures, exp_id: str, path: str, rows: list[dict[str, Any
         line = []
         for col in cols:
             tokens = col.split(_SEP)
-            inner = pointer.join("", *tokens)
-            if pointer.exists(record, inner):
-                line.append(fig.cell(exp_id, pointer.join(path, i, *tokens), pointer.resolve(record, inner)))
-            else:
-                line.append(Markup(""))
+            value = pointer.resolve(record, pointer.join("", *tokens), _ABSENT)
+            line.append(Markup("") if value is _ABSENT else fig.cell(exp_id, pointer.join(path, i, *tokens), value))
         body.append(line)
     return Table(title=title, path=path, columns=[c.replace(_SEP, ".") for c in cols], rows=body,
                  truncated=len(picked) > MAX_ROWS)
