@@ -59,12 +59,6 @@ class IntGraph:
         """Declared rounding per op name (what every result records)."""
         return {op.name: op.rounding for op in self.ops}
 
-    def producer(self, tensor: str) -> IntOp | None:
-        for op in self.ops:
-            if tensor in op.outputs:
-                return op
-        return None
-
     def dequantize(self, name: str, codes: np.ndarray) -> np.ndarray:
         t = self.tensors[name]
         return (codes.astype(np.float32) - np.float32(t.zero_point)) * np.float32(t.scale)

@@ -1,8 +1,6 @@
 """The NumPy integer engine: runs an ``IntGraph`` on a batch and returns every int8 tensor."""
 from __future__ import annotations
 
-from typing import Mapping
-
 import numpy as np
 
 from npuready.engine.intgraph import IntGraph, IntOp
@@ -21,7 +19,3 @@ def run(graph: IntGraph, x: np.ndarray, keep: bool = True) -> dict[str, np.ndarr
     Returns {tensor name: int8 codes} for every tensor when ``keep`` (else only the outputs).
     """
     return run_graph(graph, x, run_op, keep)
-
-
-def outputs_float(graph: IntGraph, values: Mapping[str, np.ndarray]) -> list[np.ndarray]:
-    return [graph.dequantize(o, values[o]) for o in graph.outputs]
