@@ -35,7 +35,7 @@ def _images(spec, images: np.ndarray) -> np.ndarray:
     return np.concatenate([apply(spec, img) for img in images]).astype(np.float32)
 
 
-def _calibration(name: str, onnx_file: Path, spec, n: int, seed: int) -> tuple[list[np.ndarray], dict[str, Any]]:
+def _calibration(onnx_file: Path, spec, n: int, seed: int) -> tuple[list[np.ndarray], dict[str, Any]]:
     from npuready.data.subset import fashion_mnist_subset
     from npuready.preprocess.calibration import build_calibration_set
     from npuready.quant.inputs import load_inputs
@@ -112,7 +112,7 @@ def run(ctx: RunContext) -> dict[str, Any]:
         ctx.input(onnx_file)
         spec = zoo_spec(name, Path(p["zoo"]) / "zoo.json")
         float_model = onnx.load(onnx_file)
-        calib, calib_info[name] = _calibration(name, onnx_file, spec, int(p["calibration_images"]),
+        calib, calib_info[name] = _calibration(onnx_file, spec, int(p["calibration_images"]),
                                                ctx.seed("calibration", int(p["calibration_seed"])))
         x_test = _images(spec, test_images)
         float_pred = _predict(float_model, x_test)
