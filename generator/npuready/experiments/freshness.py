@@ -15,6 +15,7 @@ from npuready.paths import experiments_dir, repo_root
 def stale_experiments(root: Path | None = None) -> list[str]:
     """One line per problem; empty when every declared experiment has a fresh, valid result."""
     base = root or experiments_dir()
+    repo = repo_root()
     problems = []
     for exp_id in declared_ids(base):
         spec = spec_for(exp_id, base)
@@ -34,8 +35,8 @@ def stale_experiments(root: Path | None = None) -> list[str]:
             problems.append(f"{exp_id}: spec.toml changed since result.json was produced; run 'npuready run {exp_id}'")
             continue
         for rel, digest in sorted(doc["provenance"]["inputs"].items()):
-            path = Path(rel) if Path(rel).is_absolute() else repo_root() / rel
-            if rel.endswith("spec.toml") or not path.is_relative_to(repo_root()):
+            path = Path(rel) if Path(rel).is_absolute() else repo / rel
+            if rel.endswith("spec.toml") or not path.is_relative_to(repo):
                 continue
             if not path.is_file():
                 problems.append(f"{exp_id}: input {rel} is gone; run 'npuready run {exp_id}'")
