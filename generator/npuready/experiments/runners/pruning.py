@@ -1,6 +1,7 @@
 """Experiment `pruning`: MACs vs simulated NPU cycles vs measured accuracy per pruning criterion."""
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from npuready.experiments.context import RunContext
@@ -30,8 +31,6 @@ def run(ctx: RunContext) -> dict[str, Any]:
         ctx.input(f"zoo/{name}.pt")
         ctx.input(onnx_path(name))
         data = fashion_tensors(spec.mean[0], spec.std[0], test_images=int(p["test_images"]))
-        import time
-
         start = time.perf_counter()
         study = prune_study(load(name), spec.input_shape, list(p["targets"]), float(p["ratio"]), data,
                             int(p["recovery_steps"]), seed=seed)
