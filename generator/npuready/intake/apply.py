@@ -89,16 +89,22 @@ def integer_accuracy(qdq: onnx.ModelProto, x: np.ndarray, y: np.ndarray) -> tupl
 
 
 def measure(name: str, model: onnx.ModelProto, target: Target, x: np.ndarray, y: np.ndarray,
-            calib: Sequence[np.ndarray] | None, per_channel: bool, settings: Mapping[str, Any]) -> Stage:
+            calib: Sequence[np.ndarray] | None, per_channel: bool, settings: Mapping[str, Any],
+            same_float: Stage | None = None) -> Stage:
+    """``same_float``: a stage already measured on this float model; its lint count, cycles and float
+    accuracy are taken over instead of measured again."""
     from npuready.cost import estimate
     from npuready.graph import load
     from npuready.lint import lint
     from npuready.quant.ptq import quantize_model
 
     graph = load(model)
-    errors = len(lint(graph, target=target).errors)
-    cycles = int(estimate(graph, target).cycles)
-    float_acc = onnx_accuracy(graph.model, x, y)
+    if same_float is None:
+        errors = len(lint(graph, target=target).errors)
+        cycles = int(estimate(graph, target).cycles)
+        float_acc = onnx_accuracy(graph.model, x, y)
+    else:
+        errors, cycles, float_acc = same_float.lint_errors, same_float.cycles, same_float.float_accuracy
     if calib is None:
         return Stage(name, settings, errors, cycles, float_acc)
     qdq = quantize_model(graph.model, calib, "minmax", per_channel=per_channel)
@@ -192,6 +198,7 @@ def apply_zoo(name: str, target: "str | Target", actions: Sequence[Action], reco
     stages.append(measure("after", model_after, tgt, x, yt, calib, per_channel,
                           {"weights": "per-channel" if per_channel else "per-tensor",
                            "calibration": f"{len(calib)} stratified training images" if "calibrate" in ids
-                           else f"first {NAIVE_IMAGES} training images"}))
+                           else f"first {NAIVE_IMAGES} training images"},
+                          same_float=stages[-1]))  # the last stage measured model_after (before, or after-recovery)
     return Outcome(name, tgt.name, tuple(applied), tuple(swaps), tuple(stages), int(len(x)),
                    "Fashion-MNIST committed subset, test split", recovery)
