@@ -88,10 +88,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
 
 
-def _spec(args: argparse.Namespace, text: str | None = None):
+def _spec(args: argparse.Namespace):
     from npuready.preprocess import bind_to_model, resolve_spec
 
-    spec = resolve_spec(text or args.spec)
+    spec = resolve_spec(args.spec)
     model = getattr(args, "model", None)
     return bind_to_model(spec, model) if model else spec
 
