@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import torch  # noqa: F401
     except ImportError as exc:
-        raise InputError("npuready train: needs PyTorch; install the torch extra "
+        raise InputError("needs PyTorch; install the torch extra "
                          "(pip install 'npuready[torch,data]')") from exc
     from npuready.models.trainer import train_and_save
     from npuready.models.zoo import spec
