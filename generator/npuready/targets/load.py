@@ -75,9 +75,10 @@ def load_target(name_or_path: "str | Path | Target" = DEFAULT_TARGET) -> Target:
     if text.endswith(".toml"):
         _record(Path(text))
         return parse_target_file(Path(text))
-    if text not in target_names():
+    path = DATA_DIR / f"{text}.toml"
+    if Path(text).name != text or not path.is_file():  # a plain name of a bundled file; no folder scan per load
         raise InputError(f"unknown target '{text}'; choose one of: {', '.join(target_names())}")
-    _record(DATA_DIR / f"{text}.toml")
+    _record(path)
     return _cached(text)
 
 
