@@ -44,6 +44,20 @@ def test_walk_reaches_subgraphs_with_scope_paths():
     assert np.dtype(neg_graph.info("x").dtype) == np.float32
 
 
+def test_a_nested_subgraph_scope_keeps_its_outer_path():
+    inner_then = helper.make_graph([helper.make_node("Neg", ["x"], ["t"], name="neg")], "t2", [], [ex.value("t", [1, 4])])
+    inner_else = helper.make_graph([helper.make_node("Abs", ["x"], ["e"], name="abs")], "e2", [], [ex.value("e", [1, 4])])
+    inner = helper.make_node("If", ["c"], ["z"], name="if2", then_branch=inner_then, else_branch=inner_else)
+    outer_else = helper.make_graph([inner], "e1", [], [ex.value("z", [1, 4])])
+    outer_then = helper.make_graph([helper.make_node("Relu", ["x"], ["r"], name="relu")], "t1", [],
+                                   [ex.value("r", [1, 4])])
+    outer = helper.make_node("If", ["c"], ["y"], name="if1", then_branch=outer_then, else_branch=outer_else)
+    g = load(ex.model([outer], [ex.value("x", [1, 4]), ex.value("c", [], TensorProto.BOOL)], [ex.value("y", [1, 4])]))
+    scopes = {n.name: sub.scope for sub, n in g.walk()}
+    assert scopes["if2"] == "if1.else_branch"
+    assert scopes["abs"] == "if1.else_branch/if2.else_branch" and scopes["neg"] == "if1.else_branch/if2.then_branch"
+
+
 
 def test_negative_inferred_dim_is_unknown():
     """onnx shape inference can emit -1 (seen in test_affine_grid_3d_expanded's If branch): the view says unknown."""

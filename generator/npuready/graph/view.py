@@ -118,13 +118,14 @@ def _init_info(t: onnx.TensorProto) -> TensorInfo:
     return TensorInfo(t.name, _dtype_name(t.data_type, False), tuple(t.dims))
 
 
-def _decode_attr(a: onnx.AttributeProto, scope: "Graph") -> Any:
+def _decode_attr(a: onnx.AttributeProto, owner: "Graph", node_name: str) -> Any:
     kind = a.type
     A = onnx.AttributeProto
     if kind == A.GRAPH:
-        return Graph.from_graph_proto(a.g, model=scope.model, path=scope.path, parent=scope)
+        return owner.subgraph(a.g, f"{node_name}.{a.name}")
     if kind == A.GRAPHS:
-        return [Graph.from_graph_proto(g, model=scope.model, path=scope.path, parent=scope) for g in a.graphs]
+        many = len(a.graphs) > 1
+        return [owner.subgraph(g, f"{node_name}.{a.name}" + (f"[{k}]" if many else "")) for k, g in enumerate(a.graphs)]
     if kind == A.TENSOR:
         return a.t  # decoded on demand by Graph.constant
     value = helper.get_attribute_value(a)
@@ -133,6 +134,17 @@ def _decode_attr(a: onnx.AttributeProto, scope: "Graph") -> Any:
     if isinstance(value, list):
         return [v.decode("utf-8", "replace") if isinstance(v, bytes) else v for v in value]
     return value
+
+
+def _subgraphs_of(attrs: Mapping[str, Any]) -> tuple["Graph", ...]:
+    """A node's subgraphs in attribute order (GRAPH and GRAPHS attributes)."""
+    subs: list[Graph] = []
+    for v in attrs.values():
+        if isinstance(v, Graph):
+            subs.append(v)
+        elif isinstance(v, list) and v and isinstance(v[0], Graph):
+            subs.extend(v)
+    return tuple(subs)
 
 
 def _toposort(nodes: list[onnx.NodeProto], known: set[str]) -> list[int]:
@@ -174,14 +186,14 @@ class Graph:
     """Read-only view over one ``onnx.GraphProto`` (the main graph or a subgraph)."""
 
     def __init__(self, proto: onnx.GraphProto, model: onnx.ModelProto, path: Path | None,
-                 parent: "Graph | None" = None, inference_error: str | None = None):
+                 parent: "Graph | None" = None, inference_error: str | None = None, scope: str = ""):
         self.proto = proto
         self.model = model
         self.path = path
         self.parent = parent
         self.inference_error = inference_error
         self.name = proto.name or (path.stem if path else "graph")
-        self.scope = ""  # "" for the main graph, "<node>.<attr>" paths for subgraphs
+        self.scope = scope  # "" for the main graph, "<node>.<attr>[/<node>.<attr>…]" paths for subgraphs
         init_names = {t.name for t in proto.initializer} | {t.values.name for t in proto.sparse_initializer}
         self._init_protos = {t.name: t for t in proto.initializer}
         self.initializer_names = frozenset(init_names)
@@ -210,23 +222,18 @@ class Graph:
             if name in used:
                 name = f"{name}#{i}"
             used.add(name)
-            attrs = {a.name: _decode_attr(a, self) for a in n.attribute}  # subgraphs take this graph as scope
+            attrs = {a.name: _decode_attr(a, self, name) for a in n.attribute}
             nodes.append(Node(name=name, op_type=n.op_type, domain=n.domain, inputs=tuple(n.input),
                               outputs=tuple(n.output), attrs=attrs, index=pos,
-                              subgraphs=self._adopt_subgraphs(name, attrs), proto=n))
+                              subgraphs=_subgraphs_of(attrs), proto=n))
         self.nodes: tuple[Node, ...] = tuple(nodes)
         self._const_cache: dict[str, np.ndarray | None] = {}
 
-    def _adopt_subgraphs(self, node_name: str, attrs: Mapping[str, Any]) -> tuple["Graph", ...]:
-        """The node's subgraphs, each given its scope path ("<node>.<attr>[k]") below this graph."""
-        subs = []
-        for key, v in attrs.items():
-            items = [v] if isinstance(v, Graph) else (v if isinstance(v, list) and v and isinstance(v[0], Graph) else [])
-            for k, sub in enumerate(items):
-                suffix = f"[{k}]" if len(items) > 1 else ""
-                sub.scope = (self.scope + "/" if self.scope else "") + f"{node_name}.{key}{suffix}"
-                subs.append(sub)
-        return tuple(subs)
+    def subgraph(self, proto: onnx.GraphProto, local_scope: str) -> "Graph":
+        """A subgraph of one of this graph's nodes; its scope path ("<node>.<attr>[k]") is nested below
+        this graph's before its own nodes (and their subgraphs) are built."""
+        scope = (self.scope + "/" if self.scope else "") + local_scope
+        return Graph(proto, self.model, self.path, self, scope=scope)
 
     @classmethod
     def from_graph_proto(cls, g: onnx.GraphProto, model: onnx.ModelProto, path: Path | None,
