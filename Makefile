@@ -3,7 +3,7 @@ PY      ?= python3
 VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
-EXTRAS  := torch,validate,site,data,dev
+EXTRAS  := torch,validate,site,data,dev,corpus,sweep
 
 .PHONY: setup quickstart test bench site walkthrough experiments docs scalesim-env clean-venv
 
