@@ -29,8 +29,12 @@ BASIS = ("both columns are static analyses of the ONNX graph (supported-op lists
 def ort_nnapi(model: onnx.ModelProto, optimize: bool = False) -> dict[str, Any]:
     """Run the usability checker's NNAPI partition estimate (as ``analyze_model`` does, optionally after
     its BASIC-level ``optimize_model``). Returns partitions, supported/total nodes and supported node names."""
-    from onnxruntime.tools.mobile_helpers import usability_checker as uc
-    from onnxruntime.tools.onnx_model_utils import ModelProtoWithShapeInfo, is_fixed_size_tensor, optimize_model
+    from npuready.ort_tools import import_tool
+
+    uc = import_tool("mobile_helpers.usability_checker")
+    utils = import_tool("onnx_model_utils")
+    ModelProtoWithShapeInfo, is_fixed_size_tensor, optimize_model = (
+        utils.ModelProtoWithShapeInfo, utils.is_fixed_size_tensor, utils.optimize_model)
 
     logging.getLogger("usability_checker").setLevel(logging.WARNING)
     with tempfile.TemporaryDirectory() as tmp:

@@ -14,9 +14,11 @@ _FUSED = ("Relu", "Clip", "LeakyRelu", "PRelu")
 
 
 def ort_supported_ops_file(name: str = "nnapi_supported_ops.md") -> Path:
-    import onnxruntime.tools.mobile_helpers as mh
+    """The list inside the installed onnxruntime package, found without importing ``onnxruntime.tools``
+    (its ``__init__`` imports torch when present: 8 s and ~700 MiB only to locate a Markdown file)."""
+    from npuready.ort_tools import tools_dir
 
-    return Path(mh.__file__).with_name(name)
+    return tools_dir() / "mobile_helpers" / name
 
 
 def read_ort_ops(path: "Path | None" = None) -> list[tuple[str, str, str]]:
