@@ -155,16 +155,9 @@ def run_calib(args: argparse.Namespace) -> int:
 
 
 def _load_npy(path: str, what: str):
-    import numpy as np
+    from npuready.inputs.npy import read_npy
 
-    from npuready.errors import InputError
-
-    try:
-        return np.load(path, allow_pickle=False)
-    except FileNotFoundError:
-        raise InputError(f"{what} {path}: not found") from None
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{what} {path}: not a .npy array ({exc})") from None
+    return read_npy(path, f"{what} {path}")
 
 
 def run_diagnose(args: argparse.Namespace) -> int:

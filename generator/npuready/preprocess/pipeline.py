@@ -8,7 +8,6 @@ mean/std -> layout. Resizing uses Pillow with the spec's named interpolation.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import numpy as np
 
@@ -39,12 +38,9 @@ def decode(image: ImageLike, color: str = "RGB"):
     Image = _pil()
     mode = "L" if color == "GRAY" else "RGB"
     if isinstance(image, (str, os.PathLike)):
-        path = Path(image)
-        try:
-            with Image.open(path) as im:
-                return im.convert(mode)
-        except (OSError, ValueError) as exc:
-            raise InputError(f"image {path}: cannot decode ({exc})") from None
+        from npuready.inputs.image import open_image
+
+        return open_image(image, mode, f"image {image}")
     arr = np.asarray(image)
     if arr.dtype != np.uint8:
         raise InputError(f"image array: dtype {arr.dtype}; give decoded uint8 pixels (H,W,3 RGB or H,W)")

@@ -57,21 +57,37 @@ def load_inputs(source: str, n: int | None = None, input_shape=(1, 1, 28, 28), s
         return Inputs(x, labels[idx].astype(np.int64), source)
     path = Path(source)
     if path.is_dir():
-        manifest = path / "manifest.json"
-        if not manifest.is_file():
-            raise InputError(f"{path}: no manifest.json; build it with the preprocessing calibration builder")
-        m = json.loads(manifest.read_text())
-        samples = m.get("samples", [])[:n] if n else m.get("samples", [])
-        x = np.concatenate([np.load(path / s["file"]).reshape(1, *input_shape[1:]) for s in samples])
-        labels = np.asarray([s.get("label") for s in samples]) if samples and all(
-            isinstance(s.get("label"), int) for s in samples) else None
-        return Inputs(x.astype(np.float32), labels, str(path))
-    if path.suffix == ".npz" and path.is_file():
-        with np.load(path) as z:
-            if "x" not in z:
-                raise InputError(f"{path}: needs an array 'x' (N×C×H×W float32)")
-            x = z["x"][:n] if n else z["x"]
-            y = (z["y"][:n] if n else z["y"]) if "y" in z else None
+        from npuready.inputs.manifest import NAME, read_manifest
+        from npuready.inputs.npy import read_npy
+
+        if not (path / NAME).exists():
+            raise InputError(f"{path}: no {NAME}; build it with the preprocessing calibration builder")
+        m = read_manifest(path)
+        count = len(m.files) if not n else min(n, len(m.files))
+        xs = []
+        for i in range(count):
+            x = read_npy(m.files[i], f"{path / NAME}: samples[{i}] ({m.relative[i]})", inside=path)
+            if x.size != int(np.prod(input_shape[1:])):
+                raise InputError(f"{path / NAME}: samples[{i}] ({m.relative[i]}): shape {list(x.shape)} does not "
+                                 f"match the model input {list(input_shape)}")
+            xs.append(x.reshape(1, *input_shape[1:]))
+        labels = np.asarray(m.labels[:count], np.int64) if m.labels is not None else None
+        return Inputs(np.concatenate(xs).astype(np.float32), labels, str(path))
+    if path.suffix == ".npz" and path.exists():
+        from npuready.inputs.npz import read_npz
+
+        arrays = read_npz(path, required=("x",), optional=("y",), finite=("x",))
+        x, y = arrays["x"], arrays.get("y")
+        if x.ndim != len(input_shape) or tuple(x.shape[1:]) != tuple(input_shape[1:]):
+            raise InputError(f"{path}: 'x' has shape {list(x.shape)}; the model takes N×{'×'.join(map(str, input_shape[1:]))}")
+        if y is not None:
+            if y.dtype.kind not in "iu" or y.ndim != 1 or len(y) != len(x):
+                raise InputError(f"{path}: 'y' must be {len(x)} integer class labels (one per row of 'x'), "
+                                 f"got {y.dtype} {list(y.shape)}")
+            if len(y) and (y.min() < 0 or y.max() > np.iinfo(np.int32).max):
+                raise InputError(f"{path}: 'y' holds label {int(y.min() if y.min() < 0 else y.max())}; labels are class indices ≥ 0")
+        x = x[:n] if n else x
+        y = (y[:n] if n else y) if y is not None else None
         return Inputs(np.asarray(x, np.float32), None if y is None else np.asarray(y, np.int64), str(path))
     raise InputError(f"inputs {source!r}: not found; use fashion-mnist:train, fashion-mnist:test, "
                      "a calibration folder (manifest.json) or an .npz with 'x'")

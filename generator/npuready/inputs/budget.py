@@ -1,0 +1,10 @@
+"""The size budget every input loader enforces before it allocates (one place to read and change it)."""
+from __future__ import annotations
+
+MAX_ARRAY_BYTES = 1 << 30        # one .npy / .npz member, decoded: 1 GiB
+MAX_ARRAY_ELEMENTS = 1 << 28     # 268 M elements in one array
+MAX_ZIP_RATIO = 200              # uncompressed / compressed size of one .npz member (zip bombs)
+MAX_MANIFEST_BYTES = 16 << 20    # a calibration manifest: 16 MiB of JSON
+MAX_SAMPLES = 1_000_000          # entries in one manifest
+MAX_IMAGE_PIXELS = 64_000_000    # one decoded image (PIL's own default bomb limit is 89.5 M)
+MAX_LABEL = (1 << 31) - 1        # class labels are int32 class indices

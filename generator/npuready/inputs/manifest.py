@@ -1,0 +1,76 @@
+"""Calibration manifests (``manifest.json`` beside the sample tensors), validated with a JSON Schema.
+
+The builder (``npuready preprocess calib``) writes them; users hand-edit or generate their own. Every
+sample path must stay inside the manifest's folder and name a regular file; labels are class indices.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from npuready.errors import InputError
+from npuready.inputs import budget
+from npuready.inputs.files import regular_file, relative_inside
+from npuready.inputs.schema_errors import first_error
+
+NAME = "manifest.json"
+
+SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "calibration manifest",
+    "description": "A calibration or evaluation set: one model-input tensor (.npy) per sample, listed in order.",
+    "type": "object",
+    "required": ["samples"],
+    "properties": {
+        "samples": {
+            "type": "array", "minItems": 1, "maxItems": budget.MAX_SAMPLES,
+            "description": "one entry per sample, in the order they are used",
+            "items": {
+                "type": "object",
+                "required": ["file"],
+                "properties": {
+                    "file": {"type": "string", "minLength": 1,
+                             "description": "path of the sample's .npy tensor, relative to the manifest's folder"},
+                    "label": {"type": ["integer", "null"], "minimum": 0, "maximum": budget.MAX_LABEL,
+                              "description": "class index of the sample (optional; needed for accuracy)"},
+                },
+            },
+        },
+        "shape": {"type": "array", "items": {"type": "integer", "minimum": 1},
+                  "description": "the model input shape the tensors were written for (informative)"},
+    },
+}
+
+
+@dataclass(frozen=True)
+class Manifest:
+    folder: Path
+    files: tuple[Path, ...]          # resolved, inside ``folder``, regular files
+    relative: tuple[str, ...]        # as written in the manifest
+    labels: tuple[int, ...] | None   # None unless every sample has one
+    raw: dict[str, Any]
+
+
+def read_manifest(folder: "str | Path", label: str | None = None) -> Manifest:
+    """Parse, validate and resolve ``folder/manifest.json``; nothing outside ``folder`` is touched."""
+    root = Path(folder)
+    path = regular_file(root / NAME, label or str(root / NAME), inside=root, what="manifest")
+    shown = label or str(root / NAME)
+    if path.stat().st_size > budget.MAX_MANIFEST_BYTES:
+        raise InputError(f"{shown}: {path.stat().st_size:,} bytes, above the {budget.MAX_MANIFEST_BYTES:,}-byte budget")
+    try:
+        doc = json.loads(path.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{shown}: not UTF-8 text (byte {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{shown}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    problem = first_error(SCHEMA, doc)
+    if problem:
+        raise InputError(f"{shown}: {problem}")
+    samples = doc["samples"]
+    files = tuple(relative_inside(root, s["file"], f"{shown}: samples[{i}].file") for i, s in enumerate(samples))
+    labels = [s.get("label") for s in samples]
+    return Manifest(root, files, tuple(s["file"] for s in samples),
+                    tuple(labels) if all(v is not None for v in labels) else None, doc)
