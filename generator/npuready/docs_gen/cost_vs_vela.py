@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from npuready.cost.vela import CATEGORIES
+from npuready.docs_gen.experiments import md_text
 from npuready.paths import repo_root
 from npuready.targets import load_target
 
@@ -30,7 +31,7 @@ def _pooling_rows(models: list[dict]) -> list[str]:
                 continue
             ref_per = layer["reference_cycles"] / layer["ofm_elems"]
             ours_per = layer["ours_cycles"] / layer["ofm_elems"]
-            rows.append(f"| {m['model']} | {m['target']} | `{layer['tensor']}` | {' + '.join(layer['vela_ops'])} | "
+            rows.append(f"| {m['model']} | {m['target']} | {layer['tensor']} | {' + '.join(layer['vela_ops'])} | "
                         f"{layer['ofm_elems']} | {ours_per:.3f} | {ref_per:.3f} | {_r(layer['ratio'])} | "
                         f"{', '.join(layer['ours_bound']) or '—'} |")
     return rows
@@ -86,7 +87,7 @@ def _unrolled_conv_rows(models: list[dict]) -> list[str]:
            "| model | target | tensor | Vela Conv2D ops | ours cycles | Vela cycles | ratio | our bound |",
            "|---|---|---|---:|---:|---:|---:|---|"]
     for m, l in sel:
-        out.append(f"| {m['model']} | {m['target']} | `{l['tensor']}` | {l['vela_ops'].count('Conv2D')} | "
+        out.append(f"| {m['model']} | {m['target']} | {l['tensor']} | {l['vela_ops'].count('Conv2D')} | "
                    f"{l['ours_cycles']} | {l['reference_cycles']} | {_r(l['ratio'])} | "
                    f"{'/'.join(l.get('ours_bound') or []) or '—'} |")
     return out
@@ -109,13 +110,25 @@ def _largest_gaps(models: list[dict], count: int = 12) -> list[str]:
            "| model | target | Vela operator | our nodes | ours cycles | Vela cycles | ratio | our bound |",
            "|---|---|---|---|---:|---:|---:|---|"]
     for ratio, model, target, l in rows[:count]:
-        nodes = ", ".join(f"`{n}`" for n in l.get("nodes", [])[:2])
+        nodes = ", ".join(n for n in l.get("nodes", [])[:2])
         out.append(f"| {model} | {target} | {l.get('vela_operator', '')} | {nodes} | {l.get('ours_cycles')} | "
                    f"{l.get('reference_cycles')} | {_r(ratio)} | {'/'.join(l.get('ours_bound') or [])} |")
     return out
 
 
+def _escaped(value: Any) -> Any:
+    """Every string from the result as literal Markdown text (no links, images, HTML or code spans)."""
+    if isinstance(value, str):
+        return md_text(value)
+    if isinstance(value, dict):
+        return {k: _escaped(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_escaped(v) for v in value]
+    return value
+
+
 def render_markdown(result: dict[str, Any]) -> str:
+    result = _escaped(result)
     tools = result["provenance"]["tools"]
     comp, summ = result["results"]["comparison"], result["results"]["summary"]
     models = comp["models"]

@@ -26,10 +26,14 @@ drill-down on every number.
 """
 
 
+_MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]|"})  # [ ] stop links and images; < > become entities
+
+
 def md_text(value: str) -> str:
-    """Escape untrusted text for a Markdown table cell (HTML, pipes, newlines)."""
-    return (value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
-            .replace("\n", " ").replace("`", "\\`").replace("*", "\\*").replace("_", "\\_"))
+    """Escape untrusted text for Markdown (a table cell or prose): HTML, link and image syntax, emphasis,
+    code, pipes and newlines all become literal text; control characters are dropped."""
+    value = "".join(ch if ch.isprintable() else " " for ch in str(value))
+    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").translate(_MD_SPECIAL)
 
 
 def md_cell(value: Any) -> str:
