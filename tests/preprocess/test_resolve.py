@@ -21,11 +21,11 @@ def test_spec_json_file(tmp_path):
 def test_bad_names_and_files(tmp_path):
     with pytest.raises(InputError, match="preset 'yolo': unknown"):
         resolve_spec("yolo")
-    with pytest.raises(InputError, match="spec file .*nope.json: not found"):
+    with pytest.raises(InputError, match="spec file .*nope.json: no such JSON file"):
         resolve_spec(str(tmp_path / "nope.json"))
     (tmp_path / "list.json").write_text("[1, 2]")
-    with pytest.raises(InputError, match="expected a JSON object of spec fields"):
+    with pytest.raises(InputError, match=r"list\.json: \(top level\): expected an object, got \[1, 2\]"):
         resolve_spec(str(tmp_path / "list.json"))
     (tmp_path / "broken.json").write_text("{")
-    with pytest.raises(InputError, match="not readable JSON"):
+    with pytest.raises(InputError, match=r"broken\.json: invalid JSON at line 1 column 2"):
         resolve_spec(str(tmp_path / "broken.json"))

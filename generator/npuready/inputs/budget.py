@@ -8,3 +8,4 @@ MAX_MANIFEST_BYTES = 16 << 20    # a calibration manifest: 16 MiB of JSON
 MAX_SAMPLES = 1_000_000          # entries in one manifest
 MAX_IMAGE_PIXELS = 64_000_000    # one decoded image (PIL's own default bomb limit is 89.5 M)
 MAX_LABEL = (1 << 31) - 1        # class labels are int32 class indices
+MAX_IMAGE_SIDE = 8192            # resize / crop / letterbox sizes in a preprocessing spec

@@ -5,15 +5,13 @@ sample path must stay inside the manifest's folder and name a regular file; labe
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from npuready.errors import InputError
 from npuready.inputs import budget
-from npuready.inputs.files import regular_file, relative_inside
-from npuready.inputs.schema_errors import first_error
+from npuready.inputs.files import relative_inside
+from npuready.inputs.json_file import read_json
 
 NAME = "manifest.json"
 
@@ -56,19 +54,8 @@ class Manifest:
 def read_manifest(folder: "str | Path", label: str | None = None) -> Manifest:
     """Parse, validate and resolve ``folder/manifest.json``; nothing outside ``folder`` is touched."""
     root = Path(folder)
-    path = regular_file(root / NAME, label or str(root / NAME), inside=root, what="manifest")
     shown = label or str(root / NAME)
-    if path.stat().st_size > budget.MAX_MANIFEST_BYTES:
-        raise InputError(f"{shown}: {path.stat().st_size:,} bytes, above the {budget.MAX_MANIFEST_BYTES:,}-byte budget")
-    try:
-        doc = json.loads(path.read_bytes().decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{shown}: not UTF-8 text (byte {exc.start})") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{shown}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
-    problem = first_error(SCHEMA, doc)
-    if problem:
-        raise InputError(f"{shown}: {problem}")
+    doc = read_json(root / NAME, SCHEMA, shown, inside=root)
     samples = doc["samples"]
     files = tuple(relative_inside(root, s["file"], f"{shown}: samples[{i}].file") for i, s in enumerate(samples))
     labels = [s.get("label") for s in samples]

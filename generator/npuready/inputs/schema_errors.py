@@ -29,7 +29,9 @@ def _expected(error) -> str:
     if error.validator == "enum":
         return f"expected one of {error.validator_value}, got {error.instance!r:.60}"
     if error.validator == "additionalProperties":
-        return error.message
+        unknown = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        return f"unknown field{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}; known: " + \
+            ", ".join(sorted(error.schema.get("properties", {})))
     return error.message[:200]
 
 

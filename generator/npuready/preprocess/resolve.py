@@ -1,10 +1,8 @@
 """Turn what a user typed (preset name, ``zoo:<model>``, spec JSON file) into a spec."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from npuready.errors import InputError
 from npuready.preprocess.presets import PRESETS, preset
 from npuready.preprocess.spec import PreprocessSpec
 from npuready.preprocess.zoo_spec import zoo_spec
@@ -18,13 +16,8 @@ def resolve_spec(text: str) -> PreprocessSpec:
         return zoo_spec(text[4:])
     path = Path(text)
     if path.suffix == ".json":
-        if not path.is_file():
-            raise InputError(f"spec file {path}: not found")
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise InputError(f"spec file {path}: not readable JSON ({exc})") from None
-        if not isinstance(data, dict):
-            raise InputError(f"spec file {path}: expected a JSON object of spec fields")
-        return PreprocessSpec.from_dict(data, name=path.stem)
+        from npuready.inputs.json_file import read_json
+        from npuready.preprocess.spec_schema import SCHEMA
+
+        return PreprocessSpec.from_dict(read_json(path, SCHEMA, f"spec file {path}"), name=path.stem)
     return preset(text)  # raises with the list of presets

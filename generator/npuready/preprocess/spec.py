@@ -27,7 +27,7 @@ INTERPOLATIONS = ("nearest", "bilinear", "bicubic", "lanczos", "box", "hamming")
 def _pair(value: Any, what: str) -> tuple[int, int] | None:
     if value is None:
         return None
-    if isinstance(value, int):
+    if isinstance(value, int) and not isinstance(value, bool):
         return (value, value)
     try:
         if isinstance(value, (str, bytes, bool)):
@@ -64,7 +64,9 @@ class PreprocessSpec:
 
     def __post_init__(self) -> None:
         fix = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731 - normalise lists from JSON
-        if isinstance(self.resize, bool) or not (self.resize is None or isinstance(self.resize, int)):
+        if isinstance(self.resize, bool):
+            raise InputError(f"spec {self.name!r}: resize={self.resize!r}; give the shorter side or [height, width]")
+        if not (self.resize is None or isinstance(self.resize, int)):
             fix("resize", _pair(self.resize, f"spec {self.name!r}: resize"))
         fix("center_crop", _pair(self.center_crop, f"spec {self.name!r}: center_crop"))
         fix("letterbox", _pair(self.letterbox, f"spec {self.name!r}: letterbox"))
