@@ -50,3 +50,24 @@ def test_an_unwritable_output_is_one_line_and_exit_2(argv, capsys, monkeypatch):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot write the report" in err and "Traceback" not in err
+
+
+HEAVY = ("onnx", "numpy", "onnxruntime", "torch", "rich", "jinja2", "pandas")
+_HELP_DRIVER = """
+import contextlib, io, sys
+from npuready.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        main(sys.argv[1:])
+    except SystemExit:
+        pass
+print(' '.join(m for m in {heavy!r} if m in sys.modules))
+"""
+
+
+@pytest.mark.parametrize("verb", ["", *sorted(COMMANDS)])
+def test_help_imports_nothing_heavy(verb):
+    argv = [verb, "--help"] if verb else ["--help"]
+    proc = subprocess.run([sys.executable, "-c", _HELP_DRIVER.format(heavy=HEAVY), *argv],
+                          capture_output=True, text=True, check=True)
+    assert proc.stdout.strip() == ""
