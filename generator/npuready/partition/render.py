@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from npuready.atomic import dumps_json
+from npuready.terminal import block
 
 
 def _bytes(n: int | None) -> str:
@@ -18,7 +19,8 @@ def _tensor(t: dict) -> str:
     return f"{t['name']} {t['dtype']}{shape} {_bytes(t['bytes'])} ({t['layout']})"
 
 
-def render_text(plan) -> str:
+def render_text(plan, width: int | None = None) -> str:
+    """The plan for people: wrapped to ``width`` columns (default: the terminal's, 80 when not a terminal)."""
     d = plan.to_dict()
     lines = [f"{d['model']}  target {d['target']}  edges={d['edges']}", f"verdict: {d['verdict_text']}"]
     if d["splitters"]:
@@ -57,7 +59,7 @@ def render_text(plan) -> str:
         lines.append(f"shape inference failed ({d['shape_inference_error']}); nodes without static shapes stay on the CPU")
     lines.append("")
     lines.append(f"basis: {d['basis']}")
-    return "\n".join(lines) + "\n"
+    return block(lines, width)
 
 
 def render_json(plan) -> str:
