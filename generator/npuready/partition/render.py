@@ -48,10 +48,10 @@ def render_text(plan, width: int | None = None) -> str:
         lines.append("")
         lines.append("runs on the CPU (what left the NPU graph):")
         for item in d["inventory"]:
-            impl = item["cpu_function"] or "MISSING — no CPU implementation"
+            impl = item["cpu_function"] or "MISSING — needs hand-written CPU code"
             lines.append(f"  {item['part']:<6} {item['node']} ({item['op_type']}): {item['computation']} → {impl}")
     if d["missing_cpu_code"]:
-        lines.append(f"WARNING: {len(d['missing_cpu_code'])} CPU computation(s) have no CPU implementation: "
+        lines.append(f"WARNING: {len(d['missing_cpu_code'])} CPU computation(s) need hand-written CPU code: "
                      + ", ".join(d["missing_cpu_code"]))
     for text in d["graph_lint_errors"]:
         lines.append(f"lint ERROR on the whole graph (blocks deployment, not placement): {text}")
