@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from npuready.atomic import dumps_json
+from npuready.bytesize import counted, human
 from npuready.cost.report import BASIS, CostReport
 from npuready.terminal import Column, block, table
 
@@ -21,6 +22,18 @@ def _si(value: float, unit: str) -> str:
         if abs(value) < factor * 1000 or prefix == "":
             return f"{value / factor:.3g} {prefix}{unit}"
     return f"{value:.3g} {unit}"
+
+
+def _export(dtype: str | None, nbytes: int | None) -> str:
+    return f"(the NPU build; {dtype or '?'} export: {human(nbytes)})"
+
+
+def _transfers(report: CostReport, t: dict) -> str:
+    if not report.transfers:
+        return "0 B"
+    dtypes = "/".join(sorted({tr.export_dtype or "?" for tr in report.transfers}))
+    return (f"{counted(t['transfer_elements'], report.transfers[0].dtype, t['transfer_bytes'])} "
+            f"{_export(dtypes, t['transfer_export_bytes'])}")
 
 
 def to_text(report: CostReport, all_layers: bool = False, width: int | None = None) -> str:
@@ -43,14 +56,15 @@ def to_text(report: CostReport, all_layers: bool = False, width: int | None = No
     if hidden and not all_layers:
         lines.append(f"({hidden} free/fused/folded nodes with 0 cycles not shown; --all-layers shows them)")
     for tr in report.transfers:
-        lines.append(f"transfer {tr.direction} {tr.tensor}: {tr.bytes} B, {_si(tr.seconds, 's')}")
+        lines.append(f"transfer {tr.direction} {tr.tensor}: {counted(tr.elements, tr.dtype, tr.bytes)} "
+                     f"{_export(tr.export_dtype, tr.export_bytes)}, {_si(tr.seconds, 's')}")
     lines += [
         "",
         f"total (simulated): {t['cycles']} cycles = {_si(t['latency_s'], 's')} "
         f"-> {t['inferences_per_s']:.1f} inferences/s" if t["inferences_per_s"] else "total: 0 cycles",
         f"  NPU {t['npu_cycles']} cycles at {report.clock_mhz:g} MHz, MAC utilisation {t['npu_utilisation']:.1%}, "
         f"{t['macs']} MACs; host {_si(t['host_s'], 's')} on {t['layers_cpu']} CPU node(s); "
-        f"transfers {t['transfer_bytes']} B ({_si(t['transfer_s'], 's')})",
+        f"transfers {_transfers(report, t)} ({_si(t['transfer_s'], 's')})",
         f"  memory: {t['sram_bytes']} B SRAM, {t['dram_bytes']} B DRAM; energy {t['energy_uj']:.3f} µJ; "
         f"{t['compute_bound']} compute-bound, {t['memory_bound']} memory-bound layer(s)",
     ]
