@@ -46,23 +46,21 @@ def reference() -> float:
     return _wall([sys.executable, "-c", "import onnx, numpy"])
 
 
+def _ratio(benchmark, reference: float, argv: list[str], what: str, goal: float) -> None:
+    """Time ``argv`` against the bare import, record the ratio and check it against ``goal``."""
+    seconds = benchmark.pedantic(_wall, args=(argv,), rounds=1, iterations=1)
+    ratio = seconds / reference
+    benchmark.extra_info.update({"seconds": round(seconds, 3), "bare_import_s": round(reference, 3),
+                                 "ratio": round(ratio, 3), "goal": goal})
+    print(f"\n{what} {seconds:.3f} s vs import onnx, numpy {reference:.3f} s: ratio {ratio:.2f} (goal <= {goal})")
+    assert ratio <= goal
+
+
 @pytest.mark.parametrize("verb", ["", *COMMANDS])
 def test_help_costs_at_most_half_a_bare_onnx_import(benchmark, reference, verb):
     argv = _cli(verb, "--help") if verb else _cli("--help")
-    help_s = benchmark.pedantic(_wall, args=(argv,), rounds=1, iterations=1)
-    ratio = help_s / reference
-    benchmark.extra_info.update({"help_s": round(help_s, 3), "bare_import_s": round(reference, 3),
-                                 "ratio": round(ratio, 3), "goal": HELP_GOAL})
-    print(f"\nnpuready {verb} --help {help_s:.3f} s vs import onnx, numpy {reference:.3f} s: ratio {ratio:.2f} "
-          f"(goal <= {HELP_GOAL})")
-    assert ratio <= HELP_GOAL
+    _ratio(benchmark, reference, argv, f"npuready {verb} --help".replace("  ", " "), HELP_GOAL)
 
 
 def test_whole_process_lint_within_1_5x_of_a_bare_onnx_import(benchmark, reference):
-    lint_s = benchmark.pedantic(_wall, args=(_cli("lint", str(MODEL)),), rounds=1, iterations=1)
-    ratio = lint_s / reference
-    benchmark.extra_info.update({"lint_s": round(lint_s, 3), "bare_import_s": round(reference, 3),
-                                 "ratio": round(ratio, 3), "goal": LINT_GOAL})
-    print(f"\nnpuready lint {MODEL.name} {lint_s:.3f} s vs import onnx, numpy {reference:.3f} s: ratio {ratio:.2f} "
-          f"(goal <= {LINT_GOAL})")
-    assert ratio <= LINT_GOAL
+    _ratio(benchmark, reference, _cli("lint", str(MODEL)), f"npuready lint {MODEL.name}", LINT_GOAL)
