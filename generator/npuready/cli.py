@@ -63,7 +63,7 @@ def _accept_debug_anywhere(sub: argparse._SubParsersAction) -> None:
     """``--debug`` also after the verb (and its actions), where a user appends it to a failed command."""
     for parser in set(sub.choices.values()):
         parser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=DEBUG_HELP)
-        for action in parser._subparsers._group_actions if parser._subparsers else ():
+        for action in parser._actions:
             if isinstance(action, argparse._SubParsersAction):
                 _accept_debug_anywhere(action)
 
