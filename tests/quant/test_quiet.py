@@ -7,7 +7,8 @@ from npuready.paths import repo_root
 from npuready.quant.quiet import captured_logs, forward
 
 
-def test_root_logger_records_are_collected_and_the_handlers_restored():
+def test_root_logger_records_are_collected_and_the_handlers_restored(caplog):
+    caplog.set_level(logging.WARNING)  # the root logger's level as in a fresh process (other tests raise it)
     root = logging.getLogger()
     before = root.handlers[:]
     with captured_logs() as records:
@@ -18,6 +19,7 @@ def test_root_logger_records_are_collected_and_the_handlers_restored():
 
 
 def test_forward_drops_followed_advice_and_restates_the_rest(caplog):
+    caplog.set_level(logging.WARNING)
     with captured_logs() as records:
         logging.warning("Please consider to run pre-processing before quantization. Refer to example: x")
         logging.warning("Calibration cache at %s was\nproduced elsewhere", "c.json")
