@@ -1,7 +1,9 @@
 """The `npuready` command line: thin. Parses arguments and calls one function per verb.
 
 Every verb lives in ``npuready/commands/<verb>.py`` with ``register(subparsers)`` which
-adds its parser and sets ``func``. Bad input (``InputError``) prints one line and exits 2.
+adds its parser and sets ``func``; building the parser imports nothing heavy (names shown in help come
+from ``npuready.commands.catalog``). Bad input (``InputError``) prints one line and exits 2; any other
+exception prints one line naming it and exits 1, unless ``--debug`` asks for the traceback.
 """
 from __future__ import annotations
 
@@ -46,10 +48,31 @@ def build_parser() -> argparse.ArgumentParser:
     from npuready import __version__
 
     parser.add_argument("--version", action="version", version=f"npuready {__version__}")
+    parser.add_argument("--debug", action="store_true", help=DEBUG_HELP)
     sub = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=_Parser)
     for verb, module in COMMANDS.items():
         importlib.import_module(module).register(sub)
+    _accept_debug_anywhere(sub)
     return parser
+
+
+DEBUG_HELP = "on an internal error, show the Python traceback instead of one line"
+
+
+def _accept_debug_anywhere(sub: argparse._SubParsersAction) -> None:
+    """``--debug`` also after the verb (and its actions), where a user appends it to a failed command."""
+    for parser in set(sub.choices.values()):
+        parser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=DEBUG_HELP)
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                _accept_debug_anywhere(action)
+
+
+def _one_line(exc: BaseException) -> str:
+    """``Type: message`` on one line: whitespace runs (newlines included) collapse, control characters are escaped."""
+    text = " ".join(str(exc).split())
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,18 +83,27 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args) or 0)
-    except InputError as exc:
-        print(f"npuready {args.verb}: error: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:  # a file the user named cannot be read or written: bad input, not a crash
-        where = f"{exc.filename}: " if exc.filename else ""
-        print(f"npuready {args.verb}: error: {where}{exc.strerror or exc}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         print(f"npuready {args.verb}: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): not an error
         return 0
+    except Exception as exc:
+        if args.debug:
+            raise
+        code, line = _describe(exc)
+        print(f"npuready {args.verb}: {line}", file=sys.stderr)
+        return code
+
+
+def _describe(exc: Exception) -> tuple[int, str]:
+    """Exit code and the one line for an exception that reached the top."""
+    if isinstance(exc, InputError):
+        return 2, f"error: {exc}"
+    if isinstance(exc, OSError):  # a file the user named cannot be read or written: bad input, not a crash
+        where = f"{exc.filename}: " if exc.filename else ""
+        return 2, f"error: {where}{exc.strerror or exc}"
+    return 1, f"internal error: {_one_line(exc)} (rerun with --debug for the traceback)"
 
 
 if __name__ == "__main__":  # pragma: no cover

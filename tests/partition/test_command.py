@@ -16,9 +16,9 @@ def classifier(tmp_path):
 
 def test_text_report(classifier, capsys):
     assert main(["partition", str(classifier)]) == 0
-    out = capsys.readouterr().out
+    out = " ".join(capsys.readouterr().out.split())  # text wraps to the terminal (80 columns here)
     assert "verdict: one NPU body (good): head, body_0, tail" in out
-    assert "cpu→npu  head → body_0: image_f float32[1,32,32,3]" in out
+    assert "cpu→npu head → body_0: image_f [1,32,32,3] (NHWC): 3,072 elements × float32 = 12.0 KiB" in out
     assert "to_float (Cast): uint8→float conversion → npuready.runtime.preprocess.to_float" in out
 
 

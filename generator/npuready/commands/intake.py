@@ -6,7 +6,7 @@ import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from npuready.intake.apply import NAIVE_IMAGES, RECOVERY_STEPS
+    from npuready.commands.catalog import NAIVE_IMAGES, RECOVERY_STEPS
     from npuready.targets import DEFAULT_TARGET
 
     p = sub.add_parser(

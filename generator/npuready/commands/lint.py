@@ -5,12 +5,12 @@ import argparse
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from npuready.lint.registry import RULES
+    from npuready.commands.catalog import RULE_IDS
     from npuready.targets import DEFAULT_TARGET
 
     p = sub.add_parser(
         "lint", help="check ONNX models against NPU-safety rules",
-        description=f"Check ONNX models against the NPU-safety rules ({', '.join(RULES)}). ERROR findings block "
+        description=f"Check ONNX models against the NPU-safety rules ({', '.join(RULE_IDS)}). ERROR findings block "
                     "deployment (exit 1); WARN findings are recorded only. The rules rest on ONNX graph "
                     "structure and onnxruntime acceptance, not on NPU silicon.",
         epilog="Exit codes: 0 no ERROR, 1 at least one ERROR, 2 unusable input or usage error. "

@@ -6,7 +6,7 @@ import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from npuready.quant.observers import OBSERVERS
+    from npuready.commands.catalog import OBSERVER_NAMES
 
     p = sub.add_parser(
         "quantize", help="post-training INT8 quantisation of a float ONNX model to QDQ ONNX",
@@ -16,7 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "--baseline writes onnxruntime's own quantize_static (MinMax) on the same calibration set.",
         epilog="Exit codes: 0 written, 2 unusable input or usage error.")
     p.add_argument("model", metavar="M.onnx", help="float ONNX model")
-    p.add_argument("--method", choices=sorted(OBSERVERS), default="minmax",
+    p.add_argument("--method", choices=OBSERVER_NAMES, default="minmax",
                    help="activation observer (default: minmax)")
     p.add_argument("--out", "-o", required=True, metavar="Q.onnx", help="where to write the QDQ model")
     p.add_argument("--calibration", default="fashion-mnist:train",

@@ -53,8 +53,9 @@ def estimate(model: "str | os.PathLike | Graph", target: "str | Target" = DEFAUL
     transfers = []
     for name, direction in placed.crossings:
         info = graph.info(name)
-        nbytes = info.numel or 0
-        transfers.append(Transfer(name, direction, nbytes, nbytes / (tgt.host_link_gbps * 1e9)))
+        nbytes = info.numel or 0  # int8 activations: one byte per element
+        transfers.append(Transfer(name, direction, nbytes, nbytes / (tgt.host_link_gbps * 1e9), elements=nbytes,
+                                  export_dtype=info.dtype, export_bytes=info.nbytes))
     notes = []
     if graph.inference_error:
         notes.append(f"shape inference failed ({graph.inference_error}); layers with unknown shapes cost 0")

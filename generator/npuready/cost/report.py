@@ -46,13 +46,23 @@ class LayerCost:
 
 @dataclass(frozen=True)
 class Transfer:
+    """A tensor crossing between host and NPU, costed as the NPU build moves it: ``elements`` × ``dtype``
+    (int8 activations) = ``bytes``. ``export_dtype``/``export_bytes``: the same tensor in the ONNX graph
+    (a float export: float32), which is what ``npuready partition`` reports."""
+
     tensor: str
     direction: str  # cpu→npu | npu→cpu
     bytes: int
     seconds: float
+    elements: int = 0
+    dtype: str = "int8"
+    export_dtype: str | None = None
+    export_bytes: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"tensor": self.tensor, "direction": self.direction, "bytes": self.bytes, "seconds": round(self.seconds, 12)}
+        return {"tensor": self.tensor, "direction": self.direction, "elements": self.elements, "dtype": self.dtype,
+                "bytes": self.bytes, "export_dtype": self.export_dtype, "export_bytes": self.export_bytes,
+                "seconds": round(self.seconds, 12)}
 
 
 @dataclass(frozen=True)
@@ -100,7 +110,9 @@ class CostReport:
             "cycles": self.cycles, "npu_cycles": self.npu_cycles, "latency_s": round(latency, 12),
             "inferences_per_s": round(1.0 / latency, 6) if latency > 0 else None,
             "host_s": round(self.host_s, 12), "transfer_s": round(self.transfer_s, 12),
-            "transfer_bytes": sum(t.bytes for t in self.transfers), "macs": self.macs,
+            "transfer_bytes": sum(t.bytes for t in self.transfers),
+            "transfer_elements": sum(t.elements for t in self.transfers),
+            "transfer_export_bytes": sum(t.export_bytes or 0 for t in self.transfers), "macs": self.macs,
             "npu_utilisation": round(util, 6),
             "sram_bytes": sum(layer.sram_bytes for layer in self.layers),
             "dram_bytes": sum(layer.dram_bytes for layer in self.layers),

@@ -3,8 +3,11 @@ from __future__ import annotations
 
 from npuready.atomic import dumps_json
 from npuready.intake.report import IntakeReport
+from npuready.terminal import Column, block, table
 
 SHOW = 8  # findings / risks listed in text before "… and N more"
+HOTSPOTS = [Column("node", 26, "<"), Column("op", 14, "<"), Column("dev", 4, "<"), Column("cycles", 10),
+            Column("share", 6), Column("bound", 7, "<")]
 
 
 def _pct(v) -> str:
@@ -15,7 +18,8 @@ def _num(v) -> str:
     return "—" if v is None else f"{v:,}"
 
 
-def render_text(report: IntakeReport) -> str:
+def render_text(report: IntakeReport, width: int | None = None) -> str:
+    """The report for people: wrapped to ``width`` columns (default: the terminal's, 80 when not a terminal)."""
     d = report.to_dict()
     diag = d["diagnosis"]
     lines = [f"Intake report: {report.model} on {diag['target']}" + (f" (zoo: {report.zoo_name})" if report.zoo_name else ""),
@@ -46,9 +50,9 @@ def render_text(report: IntakeReport) -> str:
         lines.append(f"  cost (simulated): {_num(c['cycles'])} cycles, {c['latency_s'] * 1e6:.1f} µs, {_num(c['macs'])} MACs, "
                      f"NPU utilisation {_pct(c['npu_utilisation'])}")
         lines.append("  hot spots (top layers by simulated cycles):")
-        for h in diag["hotspots"]:
-            lines.append(f"    {h['node']:<28} {h['op_type']:<20} {h['device']:<4} {_num(h['cycles']):>10} cycles "
-                         f"{_pct(h['share']):>6}  {h['bound']}")
+        rows = [[h["node"], h["op_type"], h["device"], _num(h["cycles"]), _pct(h["share"]), h["bound"]]
+                for h in diag["hotspots"]]
+        lines += table(HOTSPOTS, rows, width, indent="    ")[0]
     lines.append(f"  quantisation risks: {len(diag['risks'])}")
     for r in diag["risks"][:SHOW]:
         lines.append(f"    [{r['level']}] {r['kind']} {r['node']}: {r['message']}")
@@ -79,7 +83,7 @@ def render_text(report: IntakeReport) -> str:
         for n in notes:
             lines.append(f"  integer: {n}")
     lines += ["", f"Basis: {d['basis']}."]
-    return "\n".join(lines) + "\n"
+    return block(lines, width)
 
 
 def render(report: IntakeReport, fmt: str = "text") -> str:

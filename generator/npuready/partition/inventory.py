@@ -1,7 +1,10 @@
-"""What left the NPU graph: every CPU-placed node, the computation it performs, and the
-``npuready.runtime`` function (or plain NumPy) that implements it on the CPU. A node with no CPU
-implementation is flagged (``cpu_function is None``): that computation would have to be written
-before the model can ship (seed 000: "what leaves the graph must exist on the CPU").
+"""What left the NPU graph: every CPU-placed node, the computation it performs, and what implements it
+on the CPU: an ``npuready.runtime`` function, plain NumPy, or onnxruntime running the extracted CPU part
+(``npuready partition --extract`` writes head/cpu_<k>/tail as ONNX files). A node is flagged as missing
+(``cpu_function is None``) only when it needs hand-written CPU code before the model can ship ("what
+leaves the graph must exist on the CPU"): a custom operator no runtime knows, or data-dependent
+post-processing (NMS, top-k, decode loops, ...) without an ``npuready.runtime`` function. A standard layer
+placed on the CPU (Conv, LayerNormalization, Resize, ...) runs in onnxruntime and is not missing.
 """
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from npuready.graph import Graph, Node
 
 NUMPY = "numpy (builtin)"
 RT = "npuready.runtime."
+ONNXRUNTIME = "onnxruntime (the extracted CPU part)"
 
 # op_type -> (computation, implementation) when the context does not matter
 _FIXED: dict[str, tuple[str, str]] = {
@@ -30,6 +34,11 @@ _ARITH = frozenset({"Add", "Sub", "Mul", "Div"})
 _NUMPY_MATH = frozenset({"Sum", "Max", "Min", "Mean", "Neg", "Abs", "Floor", "Ceil", "Round", "Exp", "Log", "Sqrt",
                          "Pow", "Clip", "Where", "Equal", "Greater", "Less", "Not", "And", "Or", "ReduceSum",
                          "ReduceMean", "ReduceMin"})
+# data-dependent post-processing: output sizes or control flow depend on the values, so a deployment
+# writes it by hand for its CPU; missing unless _FIXED names an npuready.runtime function for it
+_HAND_WRITTEN = frozenset({"NonMaxSuppression", "TopK", "NonZero", "Unique", "Loop", "Scan", "If", "RoiAlign",
+                           "Compress", "SequenceConstruct", "SequenceInsert", "SequenceAt", "ConcatFromSequence",
+                           "SplitToSequence"})
 
 
 @dataclass(frozen=True)
@@ -84,7 +93,9 @@ def classify(graph: Graph, node: Node, part: str, members: set[str]) -> tuple[st
         return "reshape / indexing", NUMPY
     if op in _NUMPY_MATH:
         return f"element-wise / reduction math ({op})", NUMPY
-    return f"{op} (no CPU implementation in npuready.runtime)", None
+    if op in _HAND_WRITTEN:
+        return f"data-dependent post-processing ({op}): needs hand-written CPU code", None
+    return f"{op} layer", ONNXRUNTIME
 
 
 def _near_box_decode(graph: Graph, node: Node, members: set[str]) -> bool:

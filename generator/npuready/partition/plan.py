@@ -32,9 +32,10 @@ BASIS = ("placement rests on the target's supported-op table, npuready lint ERRO
 class TensorRef:
     name: str
     shape: tuple | None
-    dtype: str | None
-    nbytes: int | None
+    dtype: str | None  # as in the ONNX graph: a float export crosses as float32
+    nbytes: int | None  # in that dtype
     layout: str  # NCHW | NHWC | other | unknown
+    elements: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "shape": None if self.shape is None else list(self.shape), "dtype": self.dtype,
@@ -53,8 +54,9 @@ class Crossing:
     direction: str  # "cpu→npu" | "npu→cpu"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"tensor": self.tensor.to_dict(), "from": self.source, "to": list(self.destinations),
-                "direction": self.direction}
+        # elements: what crosses; bytes: in the graph's dtype; npu_bytes: int8, one byte each, as cost counts
+        tensor = dict(self.tensor.to_dict(), elements=self.tensor.elements, npu_bytes=self.tensor.elements)
+        return {"tensor": tensor, "from": self.source, "to": list(self.destinations), "direction": self.direction}
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,13 @@ class PartitionPlan:
 
     @property
     def transfer_bytes(self) -> int:
+        """Bytes crossing per inference in the graph's dtypes (a float export: float32)."""
         return sum(c.tensor.nbytes or 0 for c in self.crossings)
+
+    @property
+    def transfer_elements(self) -> int:
+        """Elements crossing per inference: what ``npuready cost`` counts at one byte each (int8 NPU build)."""
+        return sum(c.tensor.elements or 0 for c in self.crossings)
 
     @property
     def folded(self) -> tuple[str, ...]:
@@ -127,6 +135,7 @@ class PartitionPlan:
             "segments": [s.to_dict() for s in self.segments],
             "crossings": [c.to_dict() for c in self.crossings],
             "transfer_bytes_per_inference": self.transfer_bytes,
+            "transfer_elements_per_inference": self.transfer_elements,
             "total_macs": self.total_macs, "macs_unknown": list(self.macs_unknown),
             "folded": list(self.folded),
             "placements": [{"node": p.node, "op_type": p.op_type, "device": p.device, "reason": p.reason} for p in self.placements],
@@ -244,7 +253,7 @@ def lint_findings(graph: Graph, target: Target, allow_batched_input: bool = Fals
 
 def tensor_ref(graph: Graph, name: str) -> TensorRef:
     info = graph.info(name)
-    return TensorRef(name, info.shape, info.dtype, info.nbytes, guess_layout(graph, name))
+    return TensorRef(name, info.shape, info.dtype, info.nbytes, guess_layout(graph, name), info.numel)
 
 
 def _segment_names(devices: list[str]) -> list[str]:

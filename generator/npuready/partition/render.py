@@ -2,23 +2,28 @@
 from __future__ import annotations
 
 from npuready.atomic import dumps_json
+from npuready.bytesize import NPU_DTYPE, counted, human
+from npuready.terminal import block
 
 
-def _bytes(n: int | None) -> str:
-    if n is None:
-        return "? B"
-    for unit, size in (("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= size:
-            return f"{n / size:.1f} {unit}"
-    return f"{n} B"
+def _shape(t: dict) -> str:
+    return "?" if t["shape"] is None else "[" + ",".join(str(d) for d in t["shape"]) + "]"
 
 
 def _tensor(t: dict) -> str:
-    shape = "?" if t["shape"] is None else "[" + ",".join(str(d) for d in t["shape"]) + "]"
-    return f"{t['name']} {t['dtype']}{shape} {_bytes(t['bytes'])} ({t['layout']})"
+    return f"{t['name']} {t['dtype']}{_shape(t)} {human(t['bytes'])} ({t['layout']})"
 
 
-def render_text(plan) -> str:
+def _crossing_total(d: dict) -> str:
+    """``E elements = SIZE per inference as exported (DTYPES); the int8 NPU build moves SIZE``."""
+    dtypes = sorted({c["tensor"]["dtype"] or "?" for c in d["crossings"]})
+    elements = d["transfer_elements_per_inference"]
+    return (f"{elements:,} elements = {human(d['transfer_bytes_per_inference'])} per inference as exported "
+            f"({', '.join(dtypes)}); the {NPU_DTYPE} NPU build ('npuready cost') moves {human(elements)}")
+
+
+def render_text(plan, width: int | None = None) -> str:
+    """The plan for people: wrapped to ``width`` columns (default: the terminal's, 80 when not a terminal)."""
     d = plan.to_dict()
     lines = [f"{d['model']}  target {d['target']}  edges={d['edges']}", f"verdict: {d['verdict_text']}"]
     if d["splitters"]:
@@ -30,11 +35,14 @@ def render_text(plan) -> str:
                      f"{seg['mac_share'] * 100:.1f}% of MACs ({seg['macs']:,})")
         lines.append(f"      ops: {ops}")
     lines.append("")
-    lines.append(f"CPU↔NPU crossings ({_bytes(d['transfer_bytes_per_inference'])} per inference):")
+    if d["crossings"]:
+        lines.append(f"CPU↔NPU crossings: {_crossing_total(d)}")
+    else:
+        lines.append("CPU↔NPU crossings: none")
     for c in d["crossings"]:
-        lines.append(f"  {c['direction']}  {c['from']} → {', '.join(c['to'])}: {_tensor(c['tensor'])}")
-    if not d["crossings"]:
-        lines.append("  none")
+        t = c["tensor"]
+        lines.append(f"  {c['direction']}  {c['from']} → {', '.join(c['to'])}: {t['name']} {_shape(t)} "
+                     f"({t['layout']}): {counted(t['elements'], t['dtype'], t['bytes'])}")
     if d["folded"]:
         lines.append(f"folded (constants / shape helpers, follow their consumers): {len(d['folded'])} nodes")
     lines.append("")
@@ -46,10 +54,10 @@ def render_text(plan) -> str:
         lines.append("")
         lines.append("runs on the CPU (what left the NPU graph):")
         for item in d["inventory"]:
-            impl = item["cpu_function"] or "MISSING — no CPU implementation"
+            impl = item["cpu_function"] or "MISSING — needs hand-written CPU code"
             lines.append(f"  {item['part']:<6} {item['node']} ({item['op_type']}): {item['computation']} → {impl}")
     if d["missing_cpu_code"]:
-        lines.append(f"WARNING: {len(d['missing_cpu_code'])} CPU computation(s) have no CPU implementation: "
+        lines.append(f"WARNING: {len(d['missing_cpu_code'])} CPU computation(s) need hand-written CPU code: "
                      + ", ".join(d["missing_cpu_code"]))
     for text in d["graph_lint_errors"]:
         lines.append(f"lint ERROR on the whole graph (blocks deployment, not placement): {text}")
@@ -57,7 +65,7 @@ def render_text(plan) -> str:
         lines.append(f"shape inference failed ({d['shape_inference_error']}); nodes without static shapes stay on the CPU")
     lines.append("")
     lines.append(f"basis: {d['basis']}")
-    return "\n".join(lines) + "\n"
+    return block(lines, width)
 
 
 def render_json(plan) -> str:

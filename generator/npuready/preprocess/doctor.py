@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from npuready.preprocess import doctor_geometry as geo
+from npuready.preprocess.doctor_recipes import Recipe, explain
 from npuready.preprocess.spec import PreprocessSpec
 
 #: Mismatch kinds the doctor names (kind -> what it means), in the order it checks them.
@@ -151,6 +152,10 @@ def _values(A: np.ndarray, B: np.ndarray, spec: PreprocessSpec | None, exact: bo
             return [Finding("scale_255", "runtime values are 1/255 of calibration's: runtime divides by 255, "
                                          "calibration keeps 0..255")]
     fmt = lambda v: "(" + ", ".join(f"{x:.3f}" for x in v) + ")"  # noqa: E731
+    offset = 0.02 * float(A.max() - A.min() or 1.0)
+    pair = explain(a, b, spec, rel, offset)
+    if pair and pair[0].stats and pair[1].stats:  # both sides normalise: the recipes tell what differs
+        return _recipe_findings(*pair, a, b, fmt)
     found = _normalisation(a, b, spec, rel)
     if found:
         k, std, mean = found
@@ -171,8 +176,29 @@ def _values(A: np.ndarray, B: np.ndarray, spec: PreprocessSpec | None, exact: bo
         if k == 255.0:
             out.insert(0, Finding("scale_255", "runtime divides by 255, calibration keeps 0..255"))
         return out
+    if pair:
+        return _recipe_findings(*pair, a, b, fmt)
     return [Finding("unexplained", f"values relate by per-channel scale {fmt(a)} and offset {fmt(b)}, "
                                    "which no known preprocessing step explains")]
+
+
+def _recipe_findings(runtime: Recipe, calib: Recipe, a: np.ndarray, b: np.ndarray, fmt) -> list[Finding]:
+    """Name what differs between two standard recipes: the /255 (scale_255) and/or the mean/std (normalization)."""
+    relation = f"fitted: runtime = calibration × {fmt(a)} + {fmt(b)}"
+    out = []
+    if runtime.divides != calib.divides:
+        missing, other = ("runtime", "calibration") if calib.divides else ("calibration", "runtime")
+        if runtime.stats is not None and runtime.stats == calib.stats:
+            out.append(Finding("scale_255", f"mean/std applied without /255: {missing} normalises 0..255 values "
+                                            f"with {runtime.stats} where {other} divides by 255 first (the /255 "
+                                            f"before Normalize is missing); {missing} = 255 × {other} + "
+                                            f"254·mean/std per channel ({relation})"))
+        else:
+            out.append(Finding("scale_255", f"{other} divides by 255, {missing} keeps 0..255 ({relation})"))
+    if runtime.stats != calib.stats:
+        out.append(Finding("normalization", f"runtime is {runtime.describe()}, calibration is {calib.describe()} "
+                                            f"({relation})"))
+    return out
 
 
 def _geometry(r: np.ndarray, c: np.ndarray, findings: list[Finding], spec: PreprocessSpec | None):

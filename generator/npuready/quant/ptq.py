@@ -17,6 +17,7 @@ import onnx
 from npuready.errors import InputError
 from npuready.quant.observers import OBSERVERS
 from npuready.quant.prepare import fold_constants
+from npuready.quant.quiet import captured_logs, forward
 from npuready.quant.ranges import activation_ranges
 
 ACTIVATION_TYPES = ("int8", "uint8")
@@ -67,9 +68,11 @@ def _quantize(model: onnx.ModelProto, batches, per_channel: bool, activation_typ
         src, dst = Path(tmp) / "float.onnx", Path(tmp) / "qdq.onnx"
         onnx.save(model, src)
         name = model.graph.input[0].name
-        quantize_static(str(src), str(dst), _Reader(name, batches), quant_format=QuantFormat.QDQ,
-                        activation_type=act, weight_type=QuantType.QInt8, per_channel=per_channel,
-                        calibrate_method=CalibrationMethod.MinMax, extra_options=extra)
+        with captured_logs() as records:
+            quantize_static(str(src), str(dst), _Reader(name, batches), quant_format=QuantFormat.QDQ,
+                            activation_type=act, weight_type=QuantType.QInt8, per_channel=per_channel,
+                            calibrate_method=CalibrationMethod.MinMax, extra_options=extra)
+        forward(records, "onnxruntime quantization")
         return onnx.load(dst)
 
 

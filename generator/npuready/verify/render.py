@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from npuready.atomic import dumps_json
+from npuready.terminal import block
 
 
 def to_json(result, verdict, limits, litert: dict | None = None) -> str:
@@ -27,7 +28,8 @@ def _litert_lines(litert: dict) -> list[str]:
     return lines
 
 
-def to_text(result, verdict, limits, litert: dict | None = None) -> str:
+def to_text(result, verdict, limits, litert: dict | None = None, width: int | None = None) -> str:
+    """The ladder for people: wrapped to ``width`` columns (default: the terminal's, 80 when not a terminal)."""
     out = [f"parity ladder: {result.model} on {result.images} images (integer engine: {result.engine}, "
            f"rounding profile: {result.rounding_profile})"]
     if result.accuracy:
@@ -50,4 +52,4 @@ def to_text(result, verdict, limits, litert: dict | None = None) -> str:
         out.append(f"GATE PASS (agreement >= {limits.min_agreement}, accuracy drop <= {limits.max_accuracy_drop})")
     else:
         out.extend(f"GATE FAIL: {r}" for r in verdict.reasons)
-    return "\n".join(out) + "\n"
+    return block(out, width)

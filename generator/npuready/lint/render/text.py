@@ -1,20 +1,15 @@
 """Terminal rendering: one block per model, findings grouped by severity, then by rule."""
 from __future__ import annotations
 
-import textwrap
 from typing import Sequence
 
 from npuready.lint.report import LintReport
 from npuready.lint.rule import Finding
+from npuready.terminal import block
 
 BASIS = "basis: ONNX graph structure and onnxruntime acceptance - not NPU silicon."
 _HEADINGS = {"ERROR": "ERROR (blocks deployment)", "WARN": "WARN (recorded only)"}
-WIDTH = 110
 MAX_LISTED = 8  # findings shown per rule in the terminal; the other formats list all
-
-
-def _wrapped(first: str, indent: str) -> list[str]:
-    return textwrap.wrap(first, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False) or [first]
 
 
 def _group(lines: list[str], label: str, findings: Sequence[Finding]) -> None:
@@ -31,11 +26,11 @@ def _group(lines: list[str], label: str, findings: Sequence[Finding]) -> None:
         title = rule.title if rule else ""
         lines.append(f"    {rule_id}  {title}  [{len(group)}]")
         for f in group[:MAX_LISTED]:
-            lines.extend(_wrapped(f"      - {f.where}: {f.message}", " " * 8))
+            lines.append(f"      - {f.where}: {f.message}")
         if len(group) > MAX_LISTED:
             lines.append(f"      ... and {len(group) - MAX_LISTED} more (--format json lists every finding)")
         if rule is not None:
-            lines.extend(_wrapped(f"      fix: {rule.fix}", " " * 11))
+            lines.append(f"      fix: {rule.fix}")
 
 
 def render_one(r: LintReport) -> list[str]:
@@ -50,7 +45,8 @@ def render_one(r: LintReport) -> list[str]:
     return lines
 
 
-def render(reports: Sequence[LintReport]) -> str:
+def render(reports: Sequence[LintReport], width: int | None = None) -> str:
+    """The reports for people: wrapped to ``width`` columns (default: the terminal's, 80 when not a terminal)."""
     lines: list[str] = []
     for r in reports:
         lines.extend(render_one(r))
@@ -59,4 +55,4 @@ def render(reports: Sequence[LintReport]) -> str:
         blocked = sum(r.blocked for r in reports)
         lines.append(f"{len(reports)} model(s): {blocked} blocked, {len(reports) - blocked} ok")
     lines.append(BASIS)
-    return "\n".join(lines) + "\n"
+    return block(lines, width)
