@@ -23,8 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Take a float ONNX model (or a zoo name) through the deployment pipeline of seed 000: lint "
                     "(any ERROR blocks) → partition plan and simulated cost (recorded) → stratified calibration "
                     "from --calib DIR → INT8 post-training quantisation (QDQ, onnxruntime) → integer graph "
-                    "(an op without an integer kernel blocks) → parity ladder and gate (integer vs "
-                    "float top-1 agreement and accuracy drop; failure blocks) → registry. An accepted model is "
+                    "(an op without an integer kernel or a stored scale it cannot use blocks) → parity ladder "
+                    "and gate (fake-quant and integer rungs each against float: top-1 agreement and accuracy drop; "
+                    "failure blocks) → registry. An accepted model is "
                     "copied into the registry folder and index.json records its hashes, target, the evidence of "
                     "every stage and the command to reproduce it. A blocked model is not registered: the reason is "
                     "printed and stored under 'rejections' in index.json. " + CALIB_HELP,
@@ -45,9 +46,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "own input contract)")
     p.add_argument("--per-tensor", action="store_true", help="per-tensor weight scales (default: per-channel)")
     p.add_argument("--min-agreement", type=float, default=0.99,
-                   help="gate: minimum integer-vs-float top-1 agreement (default: 0.99)")
+                   help="gate: minimum top-1 agreement with float of each quantised rung, fake-quant (the QDQ file as stored) and integer (default: 0.99)")
     p.add_argument("--max-drop", type=float, default=0.01,
-                   help="gate: maximum accuracy drop float → integer, absolute (default: 0.01)")
+                   help="gate: maximum accuracy drop float → fake-quant and float → integer, absolute (default: 0.01)")
     p.add_argument("--seed", type=int, default=0, help="calibration sampling seed (default: 0)")
     p.add_argument("--engine", choices=["numpy", "cpp"], default="numpy",
                    help="integer engine for the parity gate (bit-identical twins; cpp is faster; default: numpy)")

@@ -2,8 +2,9 @@
 
 Each stage returns evidence; a stage that blocks stops the pipeline and the refusal goes to the
 registry's ``rejections`` with its reason. Lint blocks on any ERROR; the integer export blocks when
-the engine has no kernel for an op; the parity gate blocks on too low top-1 agreement (integer vs
-float) or too large an accuracy drop. Lint/partition rest on ONNX structure (not NPU silicon), cost
+the engine has no kernel for an op or refuses a stored scale; the parity gate blocks when the fake-quant rung
+(the QDQ file as stored) or the integer rung falls below its top-1 agreement with float or accuracy-drop
+limit. Lint/partition rest on ONNX structure (not NPU silicon), cost
 is simulated, parity numbers are measured here on CPU.
 """
 from __future__ import annotations
@@ -231,13 +232,13 @@ def _parity(float_model, qdq, data, sp, settings: Settings) -> StageResult:
                                                       "mismatch": round(worst.mismatch_propagated, 6),
                                                       "max_abs_code_diff": worst.max_abs_propagated},
           "explanation": list(result.explanation), "gate_reasons": list(verdict.reasons)}
-    agree = result.agreement["integer_vs_float"]
     if not verdict.passed:
         return StageResult("parity", "blocked", "parity gate failed: " + "; ".join(verdict.reasons), ev)
-    acc = (f", accuracy float {result.accuracy['float']:.4f} → integer {result.accuracy['integer']:.4f}"
-           if result.accuracy else " (no class labels: agreement only)")
-    return StageResult("parity", "passed", f"top-1 agreement integer vs float {agree:.4f} on {result.images} "
-                                           f"inputs{acc}", ev)
+    agree = result.agreement
+    acc = (f", accuracy float {result.accuracy['float']:.4f} → fake-quant {result.accuracy['fake_quant']:.4f}, "
+           f"integer {result.accuracy['integer']:.4f}" if result.accuracy else " (no class labels: agreement only)")
+    return StageResult("parity", "passed", f"top-1 agreement with float: fake-quant {agree['fake_quant_vs_float']:.4f}, "
+                                           f"integer {agree['integer_vs_float']:.4f} on {result.images} inputs{acc}", ev)
 
 
 def _register(registry: Registry, name, target, path: Path, sha, qdq, intgraph, stages, command) -> DeployResult:
