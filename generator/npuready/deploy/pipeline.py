@@ -164,6 +164,7 @@ def deploy(model_path: "str | Path", settings: Settings, command: str,
 
     log("calibration set")
     sp = split(data, settings.calib_images, settings.parity_images, settings.seed)
+    _check_data(data, sp, graph.model)
     stages.append(StageResult("calibrate", "passed",
                               f"{len(sp.calibration)} of {len(data.files)} inputs"
                               + (" (stratified by label)" if data.labels is not None else " (no labels: seeded sample)"),
@@ -203,6 +204,16 @@ def deploy(model_path: "str | Path", settings: Settings, command: str,
 
     log("register")
     return _register(registry, name, target.name, path, sha, qdq, intgraph, stages, command)
+
+
+def _check_data(data, sp, float_model) -> None:
+    """Data sanity (exit 2): finite inputs, labels inside the model's class range, a non-constant calibration."""
+    from npuready.verify.data_check import check_calibration, check_evaluation, check_finite, output_classes
+
+    check_finite(data.x, str(data.folder), data.files)
+    labels = data.class_labels
+    check_evaluation(data.x, labels, output_classes(float_model), str(data.folder), data.files)
+    check_calibration(data.x[sp.calibration], f"{data.folder} (calibration sample)")
 
 
 def _spec(settings: Settings):
