@@ -42,7 +42,7 @@ def test_passing_model_is_registered_with_hashes_and_evidence(work):
     for role, f in entry["files"].items():
         assert sha256_file(work / "reg_good" / f["path"]) == f["sha256"]
     assert entry["files"]["float"]["sha256"] == entry["model_sha256"]
-    assert entry["files"]["qdq"]["path"] == "good/edge-10/qdq.onnx"
+    assert entry["files"]["qdq"]["path"] == f"good/edge-10/{entry['version']}/qdq.onnx"
     assert sorted(entry["evidence"]) == sorted(STAGES[:-1])
     ev = entry["evidence"]
     assert ev["lint"]["evidence"]["summary"] == {"errors": 0, "warnings": 3}

@@ -10,11 +10,12 @@ is simulated, parity numbers are measured here on CPU.
 from __future__ import annotations
 
 import logging
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from npuready.deploy.faults import checkpoint
+from npuready.deploy.names import check_name
 from npuready.deploy.registry import Registry
 from npuready.errors import InputError
 
@@ -138,7 +139,8 @@ def deploy(model_path: "str | Path", settings: Settings, command: str,
     shape = _input_shape(graph)
     if any(n.op_type in ("QuantizeLinear", "DequantizeLinear") for n in graph.nodes):
         raise InputError(f"{path}: already quantised (QuantizeLinear/DequantizeLinear); deploy the float model")
-    name = settings.name or path.stem
+    name = check_name(settings.name) if settings.name else check_name(path.stem, origin=f" (from the model file "
+                                                                                        f"name {path.name})")
     sha = sha256_file(path)
     registry = Registry(Path(settings.registry))
     registry.read()  # refuse a broken index before doing the work
@@ -155,6 +157,7 @@ def deploy(model_path: "str | Path", settings: Settings, command: str,
                             str(registry.root), command)
 
     log("lint")
+    checkpoint("lint")
     lint_stage = _lint(graph, target)
     if lint_stage.status == "blocked":
         return blocked(lint_stage)
@@ -173,6 +176,7 @@ def deploy(model_path: "str | Path", settings: Settings, command: str,
                                "calibration_set_sha256": data.sha256, "seed": settings.seed, **sp.to_dict(data)}))
 
     log("INT8 post-training quantisation")
+    checkpoint("quantize")
     from npuready.quant.ptq import quantize_model
 
     logging.getLogger().setLevel(max(logging.getLogger().level, logging.ERROR))
@@ -197,6 +201,7 @@ def deploy(model_path: "str | Path", settings: Settings, command: str,
                                "engine": settings.engine}))
 
     log("parity ladder and gate")
+    checkpoint("parity")
     parity = _parity(graph.model, qdq, data, sp, settings)
     if parity.status == "blocked":
         return blocked(parity)
@@ -253,15 +258,21 @@ def _parity(float_model, qdq, data, sp, settings: Settings) -> StageResult:
 
 
 def _register(registry: Registry, name, target, path: Path, sha, qdq, intgraph, stages, command) -> DeployResult:
+    """Write the artefacts into a staging folder inside the registry, then commit them (see ``Registry``)."""
     from npuready.atomic import write_bytes
+    from npuready.deploy.registry import unwritable
     from npuready.engine.intgraph import save
 
-    with tempfile.TemporaryDirectory() as tmp:
-        qpath = write_bytes(Path(tmp) / "model.qdq.onnx", qdq.SerializeToString())
-        ipath = save(intgraph, Path(tmp) / "model.int8.npz")
-        evidence = {s.stage: s.to_dict() for s in stages}
-        entry = registry.accept(name, target, {"float": path, "qdq": qpath, "integer": ipath}, evidence, command,
-                                model_sha256=sha)
+    evidence = {s.stage: s.to_dict() for s in stages}
+    with registry.stage() as st:
+        st.put("float", path)
+        checkpoint("staging")
+        try:
+            write_bytes(st.path("qdq", ".onnx"), qdq.SerializeToString())
+            save(intgraph, st.path("integer", ".npz"))
+        except OSError as exc:
+            raise unwritable(st.dir, exc, "store the artefact") from None
+        entry = registry.commit(st, name, target, evidence, command, model_sha256=sha)
     stages = [*stages, StageResult("register", "passed", f"{name} on {target} → {registry.index_path}",
-                                   {"files": entry["files"]})]
+                                   {"files": entry["files"], "version": entry["version"]})]
     return DeployResult(name, str(path), target, sha, tuple(stages), True, "", entry, str(registry.root), command)
