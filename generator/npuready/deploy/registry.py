@@ -31,6 +31,7 @@ import json
 import os
 import re
 import shutil
+import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +47,7 @@ INDEX_VERSION = 1
 LOCK_TIMEOUT_S = 600.0
 VERSION = re.compile(r"v[0-9a-f]{16}")
 STAGING = ".staging"
+STALE_LOCK_S = 3600.0  # a staging lock file without its folder is removed once this old
 
 
 def unwritable(path: "Path | str", exc: OSError, what: str) -> InputError:
@@ -101,6 +103,27 @@ class Registry:
     def lookup(self, name: str, target: str) -> dict[str, Any] | None:
         return next((m for m in self.read()["models"] if m["name"] == name and m["target"] == target), None)
 
+    def audit(self) -> list[str]:
+        """Problems a reader could meet: an indexed file missing or with another hash than the index records,
+        and leftovers (version folders no entry names, staging folders) the next writer would recover."""
+        doc = self.read()
+        problems = []
+        for m in doc["models"]:
+            for role, f in m["files"].items():
+                path = self.root / f["path"]
+                if not path.is_file():
+                    problems.append(f"{m['name']}/{m['target']} {role}: {f['path']} is missing")
+                elif sha256_file(path) != f["sha256"]:
+                    problems.append(f"{m['name']}/{m['target']} {role}: {f['path']} does not match its sha256")
+        named = {(m["name"], m["target"], m.get("version")) for m in doc["models"]}
+        problems += [f"leftover version folder {v.relative_to(self.root).as_posix()}"
+                     for v in sorted(self.root.glob("*/*/v*"))
+                     if VERSION.fullmatch(v.name) and (v.parent.parent.name, v.parent.name, v.name) not in named]
+        staging = self.root / STAGING
+        problems += [f"leftover staging folder {p.relative_to(self.root).as_posix()}"
+                     for p in sorted(staging.iterdir()) if p.is_dir()] if staging.is_dir() else []
+        return problems
+
     # ----- locking and recovery -----------------------------------------------------------------
     def _mkdir(self, path: Path) -> Path:
         inside(self.root, path)
@@ -142,16 +165,19 @@ class Registry:
 
         staging = self.root / STAGING
         if staging.is_dir() and not staging.is_symlink():
-            for lock in staging.glob("*.lock"):
-                try:
-                    with FileLock(lock, timeout=0):
-                        shutil.rmtree(staging / lock.stem, ignore_errors=True)
-                    lock.unlink(missing_ok=True)
-                except (Timeout, OSError):
-                    continue  # a live deploy is still writing it
-            for folder in staging.iterdir():  # a folder whose lock file is already gone
-                if folder.is_dir() and not (staging / f"{folder.name}.lock").exists():
-                    shutil.rmtree(folder, ignore_errors=True)
+            for folder in staging.iterdir():  # its writer holds <version>.lock from before mkdir until it is gone
+                if folder.is_dir() and VERSION.fullmatch(folder.name):
+                    try:
+                        with FileLock(staging / f"{folder.name}.lock", timeout=0):
+                            shutil.rmtree(folder, ignore_errors=True)
+                        (staging / f"{folder.name}.lock").unlink(missing_ok=True)
+                    except (Timeout, OSError):
+                        continue  # a live deploy is still writing it
+            now = time.time()
+            for lock in staging.glob("v*.lock"):  # a writer killed between lock and mkdir; old only (no race)
+                with contextlib.suppress(OSError):
+                    if not (staging / lock.stem).exists() and now - lock.stat().st_mtime > STALE_LOCK_S:
+                        lock.unlink()
         named = {(m["name"], m["target"], m.get("version")) for m in doc["models"]}
         base = self.root.resolve()
         for version in self.root.glob("*/*/v*"):
