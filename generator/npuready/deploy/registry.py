@@ -51,8 +51,8 @@ STALE_LOCK_S = 3600.0  # a staging lock file without its folder is removed once 
 
 
 def unwritable(path: "Path | str", exc: OSError, what: str) -> InputError:
-    where = exc.filename or path
-    return InputError(f"{where}: cannot {what} ({exc.strerror or exc}); the registry was not changed — free space "
+    """One line naming the registry file being written (not a temp or source file), the OS error and what to do."""
+    return InputError(f"{path}: cannot {what} ({exc.strerror or exc}); the registry was not changed — free space "
                       "or make the registry writable and deploy again")
 
 
