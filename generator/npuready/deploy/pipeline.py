@@ -260,18 +260,14 @@ def _parity(float_model, qdq, data, sp, settings: Settings) -> StageResult:
 def _register(registry: Registry, name, target, path: Path, sha, qdq, intgraph, stages, command) -> DeployResult:
     """Write the artefacts into a staging folder inside the registry, then commit them (see ``Registry``)."""
     from npuready.atomic import write_bytes
-    from npuready.deploy.registry import unwritable
     from npuready.engine.intgraph import save
 
     evidence = {s.stage: s.to_dict() for s in stages}
     with registry.stage() as st:
         st.put("float", path)
         checkpoint("staging")
-        try:
-            write_bytes(st.path("qdq", ".onnx"), qdq.SerializeToString())
-            save(intgraph, st.path("integer", ".npz"))
-        except OSError as exc:
-            raise unwritable(st.dir, exc, "store the artefact") from None
+        st.write("qdq", ".onnx", lambda p: write_bytes(p, qdq.SerializeToString()))
+        st.write("integer", ".npz", lambda p: save(intgraph, p))
         entry = registry.commit(st, name, target, evidence, command, model_sha256=sha)
     stages = [*stages, StageResult("register", "passed", f"{name} on {target} → {registry.index_path}",
                                    {"files": entry["files"], "version": entry["version"]})]

@@ -35,7 +35,7 @@ import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from npuready.atomic import write_json
 from npuready.deploy.faults import checkpoint
@@ -66,13 +66,17 @@ class Stage:
     def path(self, role: str, suffix: str) -> Path:
         return self.dir / f"{role}{suffix}"
 
-    def put(self, role: str, src: Path) -> Path:
-        dst = self.path(role, src.suffix)
+    def write(self, role: str, suffix: str, writer: Callable[[Path], Any]) -> Path:
+        """``writer(path)`` writes the artefact ``<role><suffix>``; an OSError becomes one line naming it."""
+        dst = self.path(role, suffix)
         try:
-            shutil.copyfile(src, dst)
+            writer(dst)
         except OSError as exc:
             raise unwritable(dst, exc, "store the artefact") from None
         return dst
+
+    def put(self, role: str, src: Path) -> Path:
+        return self.write(role, src.suffix, lambda dst: shutil.copyfile(src, dst))
 
 
 @dataclass(frozen=True)
