@@ -6,18 +6,14 @@ import onnx
 import pytest
 
 from npuready.cli import main
-from npuready.quant.inputs import load_inputs
 from npuready.verify.gate import GateLimits, gate
 from npuready.verify.ladder import run_ladder
 from qdq_mutations import BIAS_SCALE, MUTATIONS, _edit, _first
 
 
 @pytest.fixture(scope="module")
-def valid():
-    from npuready.quant.zoo_qdq import quantize_zoo
-
-    fm, qdq = quantize_zoo("tinycnn", "minmax", 32, 0)
-    return fm, qdq, load_inputs("fashion-mnist:test", 60)
+def valid(tinycnn_qdq):
+    return tinycnn_qdq
 
 
 def test_the_unmutated_model_passes(valid):
