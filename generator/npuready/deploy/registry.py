@@ -144,16 +144,20 @@ class Registry:
 
         self._mkdir(self.root)
         lock_path = inside(self.root, self.root / ".lock")
+        lock = FileLock(lock_path, timeout=LOCK_TIMEOUT_S)
         try:
-            with FileLock(lock_path, timeout=LOCK_TIMEOUT_S):
-                doc = self.read()
-                self._recover(doc)
-                yield doc
+            lock.acquire()
         except Timeout:
             raise InputError(f"{lock_path}: another deploy held the registry lock for more than {LOCK_TIMEOUT_S:g} s; "
                              "retry when it has finished") from None
         except OSError as exc:
             raise unwritable(lock_path, exc, "lock the registry") from None
+        try:
+            doc = self.read()
+            self._recover(doc)
+            yield doc
+        finally:
+            lock.release()
 
     def _write(self, doc: dict[str, Any]) -> None:
         inside(self.root, self.index_path)
