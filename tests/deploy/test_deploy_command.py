@@ -59,3 +59,27 @@ def test_help_defines_the_calibration_format(capsys):
     for phrase in ("manifest.json", "one sub-folder per class", "with or without the leading batch 1",
                    "Exit codes: 0 registered, 1 blocked"):
         assert phrase in text
+
+
+def _folder(root, files):
+    import numpy as np
+
+    for rel, value in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        x = np.random.default_rng(len(rel)).random((1, 1, 28, 28), dtype=np.float32) if value is None else \
+            np.full((1, 1, 28, 28), value, np.float32)
+        np.save(root / rel, x)
+    return root
+
+
+@pytest.mark.parametrize("files, message", [
+    ({"3/a.npy": None, "42/b.npy": None}, "{calib}: 42/b.npy: label 42 is outside the class range 0…9"),
+    ({"1/a.npy": None, "2/b.npy": float("nan")}, "{calib}: 2/b.npy holds NaN or infinite values (1 of 2 inputs do)"),
+    ({"a.npy": 0.5, "b.npy": 0.5}, "{calib} (calibration sample): every calibration value is 0.5 over 2 inputs"),
+])
+def test_garbage_calibration_data_is_exit_2_naming_the_file(work, tmp_path, capsys, files, message):
+    calib = _folder(tmp_path / "calib", files)
+    assert main(["deploy", str(work / "good.onnx"), "--calib", str(calib), "--registry", str(tmp_path / "reg")]) == 2
+    err = capsys.readouterr().err
+    assert message.format(calib=calib) in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "reg" / "index.json").exists()

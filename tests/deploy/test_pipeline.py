@@ -42,7 +42,7 @@ def test_passing_model_is_registered_with_hashes_and_evidence(work):
     for role, f in entry["files"].items():
         assert sha256_file(work / "reg_good" / f["path"]) == f["sha256"]
     assert entry["files"]["float"]["sha256"] == entry["model_sha256"]
-    assert entry["files"]["qdq"]["path"] == "good/edge-10/qdq.onnx"
+    assert entry["files"]["qdq"]["path"] == f"good/edge-10/{entry['version']}/qdq.onnx"
     assert sorted(entry["evidence"]) == sorted(STAGES[:-1])
     ev = entry["evidence"]
     assert ev["lint"]["evidence"]["summary"] == {"errors": 0, "warnings": 3}
@@ -80,8 +80,12 @@ def test_parity_gate_failure_blocks(work):
     agree = parity["agreement"]["integer_vs_float"]
     drop = parity["accuracy"]["float"] - parity["accuracy"]["integer"]
     assert agree <= 0.5 and parity["accuracy"]["float"] == 1.0  # float picks class 9, most int8 codes tie
-    assert result.reason == (f"parity gate failed: top-1 agreement integer vs float {agree:.4f} < limit 0.9900; "
-                             f"accuracy drop {drop:.4f} > limit 0.0100")
+    # both rungs fail: the fake-quant one (the QDQ file) and the integer one tie the same way
+    assert parity["agreement"]["fake_quant_vs_float"] == agree == parity["accuracy"]["fake_quant"]
+    assert result.reason == (f"parity gate failed: top-1 agreement fake-quant vs float {agree:.4f} < limit 0.9900; "
+                             f"accuracy drop float → fake-quant {drop:.4f} > limit 0.0100; "
+                             f"top-1 agreement integer vs float {agree:.4f} < limit 0.9900; "
+                             f"accuracy drop float → integer {drop:.4f} > limit 0.0100")
     index = json.loads((work / "reg_gate" / "index.json").read_text())
     assert index["models"] == [] and [r["stage"] for r in index["rejections"]] == ["parity"]
     assert index["rejections"][0]["reason"] == result.reason

@@ -121,3 +121,39 @@ def test_integer_softmax_rows_sum_close_to_one(qdq_models):
     t = g.tensors[op.outputs[0]]
     sums = ((y.astype(np.float64) - t.zero_point) * t.scale).sum(axis=-1)
     assert np.all(np.abs(sums - 1) <= 16 * t.scale)  # each of 16 codes rounds by at most half an LSB
+
+
+def _with(model, name, fn):
+    from onnx import numpy_helper
+
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    init = next(i for i in m.graph.initializer if i.name == name)
+    init.CopyFrom(numpy_helper.from_array(fn(numpy_helper.to_array(init).copy()), name))
+    return m
+
+
+def test_bias_is_used_as_stored_when_its_scale_is_input_times_weight_scale(qdq_models):
+    from onnx import numpy_helper
+
+    g = export_integer_graph(qdq_models["cnn"])
+    stored = {i.name: numpy_helper.to_array(i) for i in qdq_models["cnn"].graph.initializer}
+    assert np.array_equal(g.ops[1].params["bias"], stored["b1_quantized"])
+    assert np.array_equal(g.ops[-1].params["bias"], stored["bf_quantized"])
+
+
+@pytest.mark.parametrize("name, fn, message", [
+    ("b1_quantized_scale", lambda a: a * np.float32(2), r"^bias b1_quantized \(scale b1_quantized_scale, node .*\): "
+     r"stored scale\[0\] = .* is not input scale × weight scale = .* \(relative tolerance 1e-06, 8 of 8 channels off\)"),
+    ("bf_quantized_scale", lambda a: np.where(np.arange(a.size) == 3, np.nan, a).astype(a.dtype),
+     r"^scale bf_quantized_scale\[3\] = nan: a quantisation scale must be finite and > 0 \(1 of 10 bad\)"),
+    ("r1_scale", lambda a: np.zeros_like(a), r"^scale r1_scale = 0.0: a quantisation scale must be finite and > 0"),
+    ("w2_scale", lambda a: np.full_like(a, np.inf), r"^scale w2_scale\[0\] = inf: "),
+    ("b2_quantized_zero_point", lambda a: np.ones_like(a), r"^bias b2_quantized \(scale b2_quantized_scale, node .*\): "
+     r"zero point is not 0"),
+])
+def test_stored_scales_the_integer_build_cannot_use_are_refused(qdq_models, name, fn, message):
+    from npuready.engine.export import QuantParamError
+
+    with pytest.raises(QuantParamError, match=message):
+        export_integer_graph(_with(qdq_models["cnn"], name, fn))

@@ -23,3 +23,13 @@ def ladder_files(tmp_path_factory):
     y = np.concatenate([sess.run(None, {"x": x[i:i + 1]})[0] for i in range(len(x))]).argmax(1)
     np.savez(d / "data.npz", x=x, y=y)  # labels = float predictions: float accuracy is 1 by construction
     return {"float": d / "float.onnx", "qdq": qdq, "other": d / "other.onnx", "data": d / "data.npz"}
+
+
+@pytest.fixture(scope="session")
+def tinycnn_qdq():
+    """(float zoo tinycnn, its QDQ model: minmax on 32 training images, seed 0, 60 Fashion-MNIST test inputs)."""
+    from npuready.quant.inputs import load_inputs
+    from npuready.quant.zoo_qdq import quantize_zoo
+
+    fm, qdq = quantize_zoo("tinycnn", "minmax", 32, 0)
+    return fm, qdq, load_inputs("fashion-mnist:test", 60)

@@ -41,7 +41,17 @@ def test_gate_limits_on_synthetic_results():
                      {"integer_vs_float": 0.98, "fake_quant_vs_float": 0.98, "integer_vs_fake_quant": 1.0})
     assert gate(r, GateLimits(0.97, 0.02)).exit_code == 0
     v = gate(r, GateLimits(0.99, 0.01))
-    assert v.exit_code == 1 and len(v.reasons) == 2
+    assert v.exit_code == 1
+    assert v.reasons == ("top-1 agreement fake-quant vs float 0.9800 < limit 0.9900",
+                         "top-1 agreement integer vs float 0.9800 < limit 0.9900",
+                         "accuracy drop float → integer 0.0150 > limit 0.0100")
+
+
+def test_a_rung_that_did_not_run_fails_the_gate():
+    r = LadderResult("m", 10, "tflite-ref", "numpy", {}, {"fake_quant_vs_float": 1.0},
+                     refused={"integer": "bias b: stored scale[0] = nan"})
+    v = gate(r, GateLimits(0.0, 1.0))
+    assert v.reasons == ("integer (the NPU build) rung did not run: bias b: stored scale[0] = nan",)
 
 
 def test_require_bitexact_gate_uses_litert_reference(ladder_files, capsys):

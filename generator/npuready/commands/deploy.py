@@ -20,13 +20,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "deploy", help="deploy pipeline: lint, partition, calibrate, INT8 PTQ, integer engine, parity gate, registry",
-        description="Take a float ONNX model (or a zoo name) through the deployment pipeline of seed 000: lint "
+        description="Take a float ONNX model (or a zoo name) through the deployment pipeline: lint "
                     "(any ERROR blocks) → partition plan and simulated cost (recorded) → stratified calibration "
                     "from --calib DIR → INT8 post-training quantisation (QDQ, onnxruntime) → integer graph "
-                    "(an op without an integer kernel blocks) → parity ladder and gate (integer vs "
-                    "float top-1 agreement and accuracy drop; failure blocks) → registry. An accepted model is "
+                    "(an op without an integer kernel or a stored scale it cannot use blocks) → parity ladder "
+                    "and gate (fake-quant and integer rungs each against float: top-1 agreement and accuracy drop; "
+                    "failure blocks) → registry. An accepted model is "
                     "copied into the registry folder and index.json records its hashes, target, the evidence of "
-                    "every stage and the command to reproduce it. A blocked model is not registered: the reason is "
+                    "every stage and the command to reproduce it; artefacts are written into a staging folder inside the "
+                    "registry and committed under an exclusive lock, so concurrent deploys lose nothing and a crash "
+                    "leaves the previous entry intact. A blocked model is not registered: the reason is "
                     "printed and stored under 'rejections' in index.json. " + CALIB_HELP,
         epilog="Exit codes: 0 registered, 1 blocked (lint ERROR, no integer kernel, or parity gate), 2 unusable "
                "input or usage error. Lint/partition rest on ONNX structure, not NPU silicon; cycles are "
@@ -36,7 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--calib", required=True, metavar="DIR", help="calibration folder (layouts: see above)")
     p.add_argument("--registry", default="registry", metavar="DIR",
                    help="registry folder, created when missing (default: ./registry)")
-    p.add_argument("--name", help="registry name (default: the zoo name or the file stem)")
+    p.add_argument("--name", help="registry name: 1-128 characters from A-Z a-z 0-9 . _ -, starting with a letter or "
+                                   "digit, not index.json (default: the zoo name or the file stem, same rules)")
     p.add_argument("--calib-images", type=int, default=100, help="calibration sample size (default: 100)")
     p.add_argument("--parity-images", type=int, default=200,
                    help="held-out inputs for the parity gate (default: up to 200)")
@@ -45,9 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "own input contract)")
     p.add_argument("--per-tensor", action="store_true", help="per-tensor weight scales (default: per-channel)")
     p.add_argument("--min-agreement", type=float, default=0.99,
-                   help="gate: minimum integer-vs-float top-1 agreement (default: 0.99)")
+                   help="gate: minimum top-1 agreement with float of each quantised rung, fake-quant (the QDQ file as stored) and integer (default: 0.99)")
     p.add_argument("--max-drop", type=float, default=0.01,
-                   help="gate: maximum accuracy drop float → integer, absolute (default: 0.01)")
+                   help="gate: maximum accuracy drop float → fake-quant and float → integer, absolute (default: 0.01)")
     p.add_argument("--seed", type=int, default=0, help="calibration sampling seed (default: 0)")
     p.add_argument("--engine", choices=["numpy", "cpp"], default="numpy",
                    help="integer engine for the parity gate (bit-identical twins; cpp is faster; default: numpy)")

@@ -37,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from npuready.graph import load
     from npuready.quant.inputs import load_inputs
     from npuready.quant.ptq import baseline_model, quantize_model
+    from npuready.verify.data_check import check_calibration
 
     if args.images < 1:
         raise InputError(f"--images {args.images}: must be at least 1")
@@ -45,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"{args.model}: already quantised (has QuantizeLinear/DequantizeLinear); give the float model")
     shape = tuple(d if isinstance(d, int) else 1 for d in (g.inputs[0].shape or ()))
     data = load_inputs(args.calibration, args.images, shape)
+    check_calibration(data.x, args.calibration)
     batches = [data.x[i:i + 1] for i in range(len(data.x))]
     if args.baseline:
         q = baseline_model(g.model, batches, per_channel=not args.per_tensor, activation_type=args.activation)

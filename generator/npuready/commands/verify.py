@@ -13,8 +13,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "rung, top-1 agreement, per-tensor int8 code mismatch (propagated and local: each op fed "
                     "identical inputs), the first op diverging by more than 1 LSB, and a plain-words explanation. "
                     "All numbers are measured here on CPU, not on NPU silicon.",
-        epilog="Exit codes: 0 gate passed, 1 gate failed (agreement below --min-agreement or accuracy drop above "
-               "--max-drop), 2 unusable input or usage error.")
+        epilog="Exit codes: 0 gate passed, 1 gate failed (a quantised rung's agreement below --min-agreement or "
+               "accuracy drop above --max-drop, or a rung that cannot run: a stored scale or zero point the integer "
+               "export refuses, a QDQ file onnxruntime cannot run), 2 unusable input or usage error.")
     p.add_argument("float_model", metavar="FLOAT.onnx", help="the float model")
     p.add_argument("qdq_model", metavar="QDQ.onnx", help="its quantised QDQ model (e.g. from 'npuready quantize')")
     p.add_argument("--data", default="fashion-mnist:test",
@@ -25,9 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rounding", default="tflite-ref",
                    help="rounding profile or rounding: tflite-ref, double, single (default: tflite-ref)")
     p.add_argument("--min-agreement", type=float, default=0.99,
-                   help="gate: minimum integer-vs-float top-1 agreement (default: 0.99)")
+                   help="gate: minimum top-1 agreement with float of each quantised rung, fake-quant (the QDQ file as stored) and integer (default: 0.99)")
     p.add_argument("--max-drop", type=float, default=0.01,
-                   help="gate: maximum accuracy drop float → integer, absolute (default: 0.01)")
+                   help="gate: maximum accuracy drop float → fake-quant and float → integer, absolute (default: 0.01)")
     p.add_argument("--format", "-f", choices=["text", "json"], default="text", help="report format (default: text)")
     p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
     p.add_argument("--litert", action="store_true",
@@ -60,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
     from npuready.errors import InputError
     from npuready.graph import load
     from npuready.quant.inputs import load_inputs
+    from npuready.verify.data_check import check_evaluation, check_npz_counts, output_classes
     from npuready.verify.gate import GateLimits, gate
     from npuready.verify.ladder import run_ladder
     from npuready.verify.render import to_json, to_text
@@ -70,7 +72,9 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--min-agreement and --max-drop: must be fractions in [0, 1]")
     fm, qm = load(args.float_model), load(args.qdq_model)
     shape = tuple(d if isinstance(d, int) else 1 for d in (fm.inputs[0].shape or ()))
+    check_npz_counts(args.data)
     data = load_inputs(args.data, args.images, shape)
+    check_evaluation(data.x, data.labels, output_classes(fm.model), args.data)
     result = run_ladder(fm.model, qm.model, data.x, data.labels, rounding=args.rounding, engine=args.engine,
                         model_name=Path(args.qdq_model).name, progress=_progress())
     check_litert = args.litert or args.require_bitexact

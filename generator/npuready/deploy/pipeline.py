@@ -2,18 +2,20 @@
 
 Each stage returns evidence; a stage that blocks stops the pipeline and the refusal goes to the
 registry's ``rejections`` with its reason. Lint blocks on any ERROR; the integer export blocks when
-the engine has no kernel for an op; the parity gate blocks on too low top-1 agreement (integer vs
-float) or too large an accuracy drop. Lint/partition rest on ONNX structure (not NPU silicon), cost
+the engine has no kernel for an op or refuses a stored scale; the parity gate blocks when the fake-quant rung
+(the QDQ file as stored) or the integer rung falls below its top-1 agreement with float or accuracy-drop
+limit. Lint/partition rest on ONNX structure (not NPU silicon), cost
 is simulated, parity numbers are measured here on CPU.
 """
 from __future__ import annotations
 
 import logging
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from npuready.deploy.faults import checkpoint
+from npuready.deploy.names import check_name
 from npuready.deploy.registry import Registry
 from npuready.errors import InputError
 
@@ -137,7 +139,8 @@ def deploy(model_path: "str | Path", settings: Settings, command: str,
     shape = _input_shape(graph)
     if any(n.op_type in ("QuantizeLinear", "DequantizeLinear") for n in graph.nodes):
         raise InputError(f"{path}: already quantised (QuantizeLinear/DequantizeLinear); deploy the float model")
-    name = settings.name or path.stem
+    name = check_name(settings.name) if settings.name else check_name(path.stem, origin=f" (from the model file "
+                                                                                        f"name {path.name})")
     sha = sha256_file(path)
     registry = Registry(Path(settings.registry))
     registry.read()  # refuse a broken index before doing the work
@@ -154,6 +157,7 @@ def deploy(model_path: "str | Path", settings: Settings, command: str,
                             str(registry.root), command)
 
     log("lint")
+    checkpoint("lint")
     lint_stage = _lint(graph, target)
     if lint_stage.status == "blocked":
         return blocked(lint_stage)
@@ -163,6 +167,7 @@ def deploy(model_path: "str | Path", settings: Settings, command: str,
 
     log("calibration set")
     sp = split(data, settings.calib_images, settings.parity_images, settings.seed)
+    _check_data(data, sp, graph.model)
     stages.append(StageResult("calibrate", "passed",
                               f"{len(sp.calibration)} of {len(data.files)} inputs"
                               + (" (stratified by label)" if data.labels is not None else " (no labels: seeded sample)"),
@@ -171,6 +176,7 @@ def deploy(model_path: "str | Path", settings: Settings, command: str,
                                "calibration_set_sha256": data.sha256, "seed": settings.seed, **sp.to_dict(data)}))
 
     log("INT8 post-training quantisation")
+    checkpoint("quantize")
     from npuready.quant.ptq import quantize_model
 
     logging.getLogger().setLevel(max(logging.getLogger().level, logging.ERROR))
@@ -195,6 +201,7 @@ def deploy(model_path: "str | Path", settings: Settings, command: str,
                                "engine": settings.engine}))
 
     log("parity ladder and gate")
+    checkpoint("parity")
     parity = _parity(graph.model, qdq, data, sp, settings)
     if parity.status == "blocked":
         return blocked(parity)
@@ -202,6 +209,16 @@ def deploy(model_path: "str | Path", settings: Settings, command: str,
 
     log("register")
     return _register(registry, name, target.name, path, sha, qdq, intgraph, stages, command)
+
+
+def _check_data(data, sp, float_model) -> None:
+    """Data sanity (exit 2): finite inputs, labels inside the model's class range, a non-constant calibration."""
+    from npuready.verify.data_check import check_calibration, check_evaluation, check_finite, output_classes
+
+    check_finite(data.x, str(data.folder), data.files)
+    labels = data.class_labels
+    check_evaluation(data.x, labels, output_classes(float_model), str(data.folder), data.files)
+    check_calibration(data.x[sp.calibration], f"{data.folder} (calibration sample)")
 
 
 def _spec(settings: Settings):
@@ -231,25 +248,27 @@ def _parity(float_model, qdq, data, sp, settings: Settings) -> StageResult:
                                                       "mismatch": round(worst.mismatch_propagated, 6),
                                                       "max_abs_code_diff": worst.max_abs_propagated},
           "explanation": list(result.explanation), "gate_reasons": list(verdict.reasons)}
-    agree = result.agreement["integer_vs_float"]
     if not verdict.passed:
         return StageResult("parity", "blocked", "parity gate failed: " + "; ".join(verdict.reasons), ev)
-    acc = (f", accuracy float {result.accuracy['float']:.4f} → integer {result.accuracy['integer']:.4f}"
-           if result.accuracy else " (no class labels: agreement only)")
-    return StageResult("parity", "passed", f"top-1 agreement integer vs float {agree:.4f} on {result.images} "
-                                           f"inputs{acc}", ev)
+    agree = result.agreement
+    acc = (f", accuracy float {result.accuracy['float']:.4f} → fake-quant {result.accuracy['fake_quant']:.4f}, "
+           f"integer {result.accuracy['integer']:.4f}" if result.accuracy else " (no class labels: agreement only)")
+    return StageResult("parity", "passed", f"top-1 agreement with float: fake-quant {agree['fake_quant_vs_float']:.4f}, "
+                                           f"integer {agree['integer_vs_float']:.4f} on {result.images} inputs{acc}", ev)
 
 
 def _register(registry: Registry, name, target, path: Path, sha, qdq, intgraph, stages, command) -> DeployResult:
+    """Write the artefacts into a staging folder inside the registry, then commit them (see ``Registry``)."""
     from npuready.atomic import write_bytes
     from npuready.engine.intgraph import save
 
-    with tempfile.TemporaryDirectory() as tmp:
-        qpath = write_bytes(Path(tmp) / "model.qdq.onnx", qdq.SerializeToString())
-        ipath = save(intgraph, Path(tmp) / "model.int8.npz")
-        evidence = {s.stage: s.to_dict() for s in stages}
-        entry = registry.accept(name, target, {"float": path, "qdq": qpath, "integer": ipath}, evidence, command,
-                                model_sha256=sha)
+    evidence = {s.stage: s.to_dict() for s in stages}
+    with registry.stage() as st:
+        st.put("float", path)
+        checkpoint("staging")
+        st.write("qdq", ".onnx", lambda p: write_bytes(p, qdq.SerializeToString()))
+        st.write("integer", ".npz", lambda p: save(intgraph, p))
+        entry = registry.commit(st, name, target, evidence, command, model_sha256=sha)
     stages = [*stages, StageResult("register", "passed", f"{name} on {target} → {registry.index_path}",
-                                   {"files": entry["files"]})]
+                                   {"files": entry["files"], "version": entry["version"]})]
     return DeployResult(name, str(path), target, sha, tuple(stages), True, "", entry, str(registry.root), command)

@@ -21,6 +21,27 @@ from npuready.graph import load as load_graph
 
 SKIP = {"QuantizeLinear", "DequantizeLinear", "Constant", "Identity"}
 CLAMPS = {"Relu", "Clip"}
+#: a stored bias scale must equal input scale × weight scale within this relative tolerance (float32 rounding
+#: of the product is ~6e-8; the quantiser writes the product itself)
+BIAS_SCALE_RTOL = 1e-6
+
+
+class QuantParamError(InputError):
+    """A quantisation parameter stored in the QDQ model that no integer build can use (non-finite or
+    non-positive scale, a bias whose scale is not input scale × weight scale, a non-zero bias zero point).
+    The message names the tensor; the parity gate reports it as a failed integer rung."""
+
+
+def check_scale(tensor: str, scale: np.ndarray) -> np.ndarray:
+    """Every element of a stored scale must be finite and > 0 (``tensor`` names the scale initializer)."""
+    s = np.asarray(scale, dtype=np.float64).reshape(-1)
+    bad = np.flatnonzero(~np.isfinite(s) | (s <= 0))
+    if bad.size:
+        i = int(bad[0])
+        where = f"[{i}]" if s.size > 1 else ""
+        raise QuantParamError(f"scale {tensor}{where} = {float(s[i])!r}: a quantisation scale must be finite and > 0 "
+                              f"({bad.size} of {s.size} bad); re-quantise the model")
+    return scale
 
 
 @dataclass(frozen=True)
@@ -31,6 +52,8 @@ class QConst:
     scale: np.ndarray
     zero_point: np.ndarray
     axis: int
+    name: str = ""        # the stored integer tensor (DequantizeLinear input)
+    scale_name: str = ""  # its stored scale
 
 
 class Builder:
@@ -69,15 +92,16 @@ class Builder:
         return v
 
     def _qtensor(self, qnode) -> QTensor:
-        scale = self._scalar(qnode, 1)
+        scale = check_scale(qnode.inputs[1], self._scalar(qnode, 1))
         zp = self._scalar(qnode, 2)
         if scale.size != 1:
             raise InputError(f"node {qnode.name}: per-channel activation quantisation is not supported; "
                              "quantise activations per tensor")
         zp_dtype = np.dtype(zp.dtype)
         if zp_dtype != np.int8:
-            raise InputError(f"node {qnode.name}: activation zero point type {zp_dtype} is not int8; "
-                             "quantise activations as QInt8")
+            raise QuantParamError(f"zero point {qnode.inputs[2] if len(qnode.inputs) > 2 else '(none)'} of "
+                                  f"{qnode.outputs[0]} (node {qnode.name}): type {zp_dtype} is not int8; "
+                                  "quantise activations as QInt8")
         info = self.graph.info(qnode.inputs[0])
         shape = tuple(int(d) if isinstance(d, int) else 1 for d in (info.shape or ()))
         return QTensor(qnode.outputs[0], qnode.inputs[0], shape, float(np.float32(scale.reshape(()))),
@@ -85,9 +109,10 @@ class Builder:
 
     def _qconst(self, dq) -> QConst:
         values = self.graph.constant(dq.inputs[0])
-        scale = np.asarray(self._scalar(dq, 1), dtype=np.float32)
+        scale = np.asarray(check_scale(dq.inputs[1], self._scalar(dq, 1)), dtype=np.float32)
         zp = np.asarray(self._scalar(dq, 2), dtype=np.int64)
-        return QConst(values.astype(np.int64), scale.reshape(-1), zp.reshape(-1), int(dq.attr("axis", 1)))
+        return QConst(values.astype(np.int64), scale.reshape(-1), zp.reshape(-1), int(dq.attr("axis", 1)),
+                      dq.inputs[0], dq.inputs[1])
 
     def act(self, node, idx: int) -> QTensor:
         name = node.inputs[idx]
@@ -119,6 +144,27 @@ class Builder:
             return self.const_dq[name]
         raise InputError(f"node {node.name} ({node.op_type}): constant input {name} is not behind a "
                          "DequantizeLinear; weights must be int8 and biases int32 in the QDQ model")
+
+    def bias(self, node, idx: int, x: QTensor, weight_scales: np.ndarray, channels: int) -> np.ndarray:
+        """The int32 bias of ``node`` as stored, after checking its stored scale is ``x.scale × weight_scales``
+        (per output channel, within float32 rounding) and its zero point 0; zeros without a bias."""
+        c = self.const(node, idx)
+        if c is None:
+            return np.zeros(channels, np.int32)
+        name = f"{c.name} (scale {c.scale_name}, node {node.name})"
+        stored = np.broadcast_to(c.scale.astype(np.float64), (channels,))
+        want = np.float64(np.float32(x.scale)) * np.broadcast_to(np.asarray(weight_scales, np.float64), (channels,))
+        off = np.abs(stored - want) > BIAS_SCALE_RTOL * want
+        if np.any(off):
+            i = int(np.flatnonzero(off)[0])
+            raise QuantParamError(f"bias {name}: stored scale[{i}] = {stored[i]:.9g} is not input "
+                                  f"scale × weight scale = {want[i]:.9g} (relative tolerance {BIAS_SCALE_RTOL:g}, "
+                                  f"{int(off.sum())} of {channels} channels off); re-quantise the model")
+        if np.any(c.zero_point != 0):
+            raise QuantParamError(f"bias {name}: zero point is not 0; int32 biases are symmetric")
+        if np.any(c.values < -(1 << 31)) or np.any(c.values >= (1 << 31)):
+            raise QuantParamError(f"bias {name}: values do not fit int32")
+        return np.broadcast_to(c.values, (channels,)).astype(np.int32)
 
     def plain_const(self, node, idx: int) -> np.ndarray | None:
         if len(node.inputs) <= idx or not node.inputs[idx]:
@@ -201,7 +247,12 @@ def export_integer_graph(model: str | Path | onnx.ModelProto, rounding: str = fi
         mod = lut if lut.is_unary(b, node) else OPS.get(node.op_type)
         if mod is None:
             raise InputError(f"node {node.name}: op {node.op_type} has no integer kernel; supported: {sorted(OPS)}")
-        op = mod.build(b, node)
+        try:
+            op = mod.build(b, node)
+        except ValueError as exc:  # a requantisation multiplier the stored scales make unrepresentable
+            raise QuantParamError(f"node {node.name} ({node.op_type}): {exc}; the stored scales of "
+                                  f"{', '.join(i for i in node.inputs if i)} → {', '.join(node.outputs)} "
+                                  "are inconsistent; re-quantise the model") from None
         ops.extend(replace(c, rounding=fixedpoint.resolve_rounding(rounding, c.kind)) for c in b.pending)
         b.pending.clear()
         ops.append(replace(op, rounding=fixedpoint.resolve_rounding(rounding, op.kind)))

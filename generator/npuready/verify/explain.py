@@ -1,5 +1,11 @@
-"""Plain-words explanation of a ladder result: why final outputs can agree while tensors differ."""
+"""Plain-words explanation of a ladder result: why final outputs can agree while tensors differ — and when
+they cannot, that the disagreement is gross (a broken model or build, not arithmetic order)."""
 from __future__ import annotations
+
+from npuready.verify.drift import describe
+
+#: below this top-1 agreement between any two rungs the disagreement is gross, whatever the code differences
+GROSS_AGREEMENT = 0.9
 
 KIND_CAUSE = {
     "Conv": "the integer path accumulates exactly in int32 and requantises with a fixed-point multiplier "
@@ -21,11 +27,29 @@ KIND_CAUSE = {
 }
 
 
+def gross(result) -> bool:
+    """A disagreement no rounding order explains: a rung did not run, a tensor departs grossly from float,
+    or two rungs agree on fewer than ``GROSS_AGREEMENT`` of top-1 predictions."""
+    return bool(result.refused or result.first_gross is not None
+                or any(v < GROSS_AGREEMENT for v in result.agreement.values()))
+
+
 def explain(result) -> list[str]:
-    lines: list[str] = []
+    from npuready.verify.gate import RUNGS
+
+    lines: list[str] = [f"The {RUNGS[rung]} rung did not run: {why}." for rung, why in result.refused.items()]
+    is_gross = gross(result)
+    g = result.first_gross
+    low = {k: v for k, v in sorted(result.agreement.items()) if v < GROSS_AGREEMENT}
+    if g is not None or low:
+        lines.append("This is a gross disagreement, not a difference in rounding order: "
+                     + (describe(g) if g is not None else
+                        "top-1 agreement " + ", ".join(f"{k} {v:.1%}" for k, v in low.items())) + ".")
     agree = result.agreement.get("integer_vs_fake_quant", 1.0)
     changed = [t for t in result.tensors if t.mismatch_propagated > 0]
     local = [t for t in result.tensors if (t.mismatch_local or 0) > 0]
+    if not result.tensors:
+        return lines
     if not changed:
         lines.append("Every int8 tensor of the integer engine equals the fake-quant codes: the two paths are "
                      "bit-identical on these inputs.")
@@ -47,9 +71,14 @@ def explain(result) -> list[str]:
         lines.append(f"{len(spread)} ops compute exactly the same codes from identical inputs, yet their outputs "
                      "differ end to end: they only carry differences produced upstream (propagation).")
     lsb = max(t.max_abs_propagated for t in changed)
-    lines.append(f"Disagreements of {'1 LSB' if lsb == 1 else f'up to {lsb} LSB'} like these are numerical "
-                 "semantics, not errors: both paths implement the same quantised model but accumulate and round "
-                 "in a different order, and classification survives them when the logit margin exceeds a few LSB.")
+    size = '1 LSB' if lsb == 1 else f'up to {lsb} LSB'
+    if is_gross:
+        lines.append(f"Code differences of {size} here are symptoms of that gross disagreement, not rounding: "
+                     "fix the model or its quantisation before reading them as arithmetic differences.")
+    else:
+        lines.append(f"Disagreements of {size} like these are numerical semantics, not errors: both paths "
+                     "implement the same quantised model but accumulate and round in a different order, and "
+                     "classification survives them when the logit margin exceeds a few LSB.")
     if result.first_divergence:
         lines.append(f"The first op whose output moves by more than 1 LSB is {result.first_divergence}; "
                      "inspect it first if accuracy drops.")

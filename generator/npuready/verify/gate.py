@@ -1,13 +1,26 @@
-"""The deployment gate: exit 1 when top-1 agreement or the accuracy drop crosses configurable limits."""
+"""The deployment gate: every quantised rung is compared with float, and the gate fails (exit 1) when one the
+artefact depends on falls below its limits.
+
+The rungs: fake-quant is the QDQ file as stored (onnxruntime), integer is what the NPU build computes (the
+integer engine). Each must reach ``min_agreement`` top-1 agreement with float and, with labels, lose at most
+``max_accuracy_drop`` accuracy; a rung that could not run at all (a stored scale the integer export refuses,
+a QDQ file onnxruntime cannot run) fails the gate with its reason. When the gate fails, the first tensor where
+the QDQ model departs grossly from float is named (``verify.drift``).
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from npuready.verify.drift import describe
+
+#: rung key -> how reports name it
+RUNGS = {"fake_quant": "fake-quant (the QDQ file as stored)", "integer": "integer (the NPU build)"}
+
 
 @dataclass(frozen=True)
 class GateLimits:
-    min_agreement: float = 0.99   # integer vs float top-1 agreement
-    max_accuracy_drop: float = 0.01  # float accuracy - integer accuracy (absolute)
+    min_agreement: float = 0.99   # top-1 agreement of each quantised rung with float
+    max_accuracy_drop: float = 0.01  # float accuracy - rung accuracy (absolute), per quantised rung
 
 
 @dataclass(frozen=True)
@@ -22,15 +35,21 @@ class GateVerdict:
 
 def gate(result, limits: GateLimits, litert: dict | None = None) -> GateVerdict:
     """Verdict on a ladder result; ``litert`` (an oracle summary) adds a bit-exactness requirement."""
-    reasons = []
-    agree = result.agreement["integer_vs_float"]
-    if agree < limits.min_agreement:
-        reasons.append(f"top-1 agreement integer vs float {agree:.4f} < limit {limits.min_agreement:.4f}")
-    if result.accuracy:
-        drop = result.accuracy["float"] - result.accuracy["integer"]
-        if drop > limits.max_accuracy_drop:
-            reasons.append(f"accuracy drop {drop:.4f} > limit {limits.max_accuracy_drop:.4f}")
+    reasons = [f"{RUNGS[rung]} rung did not run: {why}" for rung, why in result.refused.items()]
+    for rung, label in RUNGS.items():
+        agree = result.agreement.get(f"{rung}_vs_float")
+        if agree is not None and agree < limits.min_agreement:
+            reasons.append(f"top-1 agreement {rung.replace('_', '-')} vs float {agree:.4f} < limit "
+                           f"{limits.min_agreement:.4f}")
+        if result.accuracy and rung in result.accuracy:
+            drop = result.accuracy["float"] - result.accuracy[rung]
+            if drop > limits.max_accuracy_drop + 1e-9:  # 0.90 - 0.89 is 0.0100000000000000089 in binary
+                reasons.append(f"accuracy drop float → {rung.replace('_', '-')} {drop:.4f} > limit "
+                               f"{limits.max_accuracy_drop:.4f}")
     if litert is not None and litert["tensors_mismatched"]:
         reasons.append(f"{litert['tensors_mismatched']} of {litert['tensors_compared']} tensors differ from LiteRT's "
                        "reference kernels")
+    gross = result.first_gross
+    if reasons and gross is not None:
+        reasons.append(describe(gross))
     return GateVerdict(not reasons, tuple(reasons))

@@ -3,7 +3,13 @@
 For each rung: accuracy (when labels are given) and top-1 agreement. For every int8 tensor of the
 integer graph: the code mismatch rate between integer and fake-quant, propagated (integer engine run
 end to end) and local (each integer op fed the fake-quant codes of its inputs), the largest code
-difference, and the first op whose output differs by more than 1 LSB.
+difference, and the first op whose output differs by more than 1 LSB. Per quantised activation: how far
+the QDQ file as stored departs from float (``verify.drift``), which names the tensor a broken scale,
+zero point or weight breaks.
+
+A rung that cannot run is recorded, not raised: ``refused[rung]`` holds why (the integer export refuses
+stored scales it cannot use, ``QuantParamError``, or a QDQ structure it cannot build; onnxruntime refuses
+a malformed QDQ file) and the gate fails on it. An unknown rounding still raises ``InputError`` (a usage error).
 """
 from __future__ import annotations
 
@@ -14,6 +20,8 @@ import onnx
 
 from npuready.engine.export import export_integer_graph
 from npuready.engine.runner import run_op_per_image
+from npuready.errors import InputError
+from npuready.verify.drift import TensorDrift, first_gross, measure_drift, quantised_activations
 from npuready.verify.explain import explain
 from npuready.verify.runners import run_fake_quant, run_float
 
@@ -43,10 +51,17 @@ class LadderResult:
     tensors: tuple[TensorParity, ...] = ()
     first_divergence: str | None = None                 # op name, > 1 LSB propagated
     explanation: tuple[str, ...] = ()
+    refused: dict = field(default_factory=dict)         # rung -> why it could not run (fake_quant, integer)
+    drift: tuple[TensorDrift, ...] = ()                 # fake-quant vs float per quantised activation
+
+    @property
+    def first_gross(self) -> TensorDrift | None:
+        return first_gross(self.drift)
 
     def to_dict(self) -> dict:
         d = asdict(self)
         d["tensors"] = [asdict(t) for t in self.tensors]
+        d["drift"] = [{**asdict(t), "gross": t.gross} for t in self.drift]
         d["explanation"] = list(self.explanation)
         return d
 
@@ -56,25 +71,63 @@ def _rate(a: np.ndarray, b: np.ndarray) -> tuple[float, int]:
     return float((d > 0).mean()) if d.size else 0.0, int(d.max(initial=0))
 
 
+def _export(qdq_model, rounding: str):
+    """The integer graph, or None and why the QDQ model as stored cannot be built as integers."""
+    from npuready.engine import fixedpoint
+
+    if rounding not in {*fixedpoint.ROUNDING_PROFILES, *fixedpoint.ROUNDINGS}:
+        export_integer_graph(qdq_model, rounding=rounding)  # raises the usage error (exit 2)
+    try:
+        return export_integer_graph(qdq_model, rounding=rounding), None
+    except InputError as exc:  # QuantParamError (a stored scale/zero point) or an unbuildable QDQ structure
+        return None, str(exc)
+
+
+def _fake_quant(qdq_model, x, names, progress):
+    from onnxruntime.capi.onnxruntime_pybind11_state import Fail, InvalidArgument, InvalidGraph, RuntimeException
+
+    try:
+        return (*run_fake_quant(qdq_model, x, names, progress), None)
+    except (Fail, InvalidArgument, InvalidGraph, RuntimeException) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return None, {}, f"onnxruntime cannot run the QDQ model as stored: {first}"
+
+
 def run_ladder(float_model: onnx.ModelProto, qdq_model: onnx.ModelProto, x: np.ndarray,
                labels: np.ndarray | None = None, rounding: str = "tflite-ref", engine: str = "numpy",
                model_name: str = "model", progress=lambda it, d: it) -> LadderResult:
     from npuready.engine import cpp_engine, numpy_engine
 
     eng = {"numpy": numpy_engine, "cpp": cpp_engine}[engine]
-    graph = export_integer_graph(qdq_model, rounding=rounding)
-    f_out = run_float(float_model, x, progress)
-    consts = {op.outputs[0]: op.params["value"] for op in graph.ops if op.kind == "Constant"}
-    q_out, fq = run_fake_quant(qdq_model, x, [t for t in graph.tensors if t not in consts], progress)
-    fq.update(consts)
-    ours = eng.run(graph, x)
-    i_out = graph.dequantize(graph.outputs[0], ours[graph.outputs[0]]).reshape(len(x), -1)
-    top = {"float": f_out.reshape(len(x), -1).argmax(1), "fake_quant": q_out.reshape(len(x), -1).argmax(1),
-           "integer": i_out.argmax(1)}
+    graph, refused_int = _export(qdq_model, rounding)
+    pairs = quantised_activations(qdq_model, float_model)
+    f_out, f_vals = run_float(float_model, x, progress, [name for _, name in pairs])
+    codes = [n.output[0] for n in qdq_model.graph.node if n.op_type == "QuantizeLinear"]
+    q_out, fq, refused_fq = _fake_quant(qdq_model, x, codes, progress)
+    refused = {k: v for k, v in (("fake_quant", refused_fq), ("integer", refused_int)) if v}
+    drift = measure_drift(qdq_model, pairs, fq, f_vals) if q_out is not None else ()
+    n = len(x)
+    top = {"float": f_out.reshape(n, -1).argmax(1)}
+    if q_out is not None:
+        top["fake_quant"] = q_out.reshape(n, -1).argmax(1)
+    rows, first, ours = [], None, None
+    if graph is not None:
+        ours = eng.run(graph, x)
+        top["integer"] = graph.dequantize(graph.outputs[0], ours[graph.outputs[0]]).reshape(n, -1).argmax(1)
     accuracy = {k: float((v == labels).mean()) for k, v in top.items()} if labels is not None else {}
-    agreement = {"fake_quant_vs_float": float((top["fake_quant"] == top["float"]).mean()),
-                 "integer_vs_float": float((top["integer"] == top["float"]).mean()),
-                 "integer_vs_fake_quant": float((top["integer"] == top["fake_quant"]).mean())}
+    agreement = {f"{a}_vs_{b}": float((top[a] == top[b]).mean())
+                 for a, b in (("fake_quant", "float"), ("integer", "float"), ("integer", "fake_quant"))
+                 if a in top and b in top}
+    if graph is not None and q_out is not None:
+        rows, first = _tensor_parity(graph, eng, ours, fq, x)
+    result = LadderResult(model_name, int(n), graph.rounding if graph is not None else rounding, engine, accuracy,
+                          agreement, tuple(rows), first, refused=refused, drift=drift)
+    return replace(result, explanation=tuple(explain(result)))
+
+
+def _tensor_parity(graph, eng, ours, fq, x):
+    consts = {op.outputs[0]: op.params["value"] for op in graph.ops if op.kind == "Constant"}
+    fq = {**fq, **consts}
     rows, first = [], None
     for op in graph.ops:
         if op.kind == "Constant":
@@ -90,5 +143,4 @@ def run_ladder(float_model: onnx.ModelProto, qdq_model: onnx.ModelProto, x: np.n
                                  int(ours[out].size), prop, local, max_p, max_l))
         if first is None and max_p > 1:
             first = op.name
-    result = LadderResult(model_name, int(len(x)), graph.rounding, engine, accuracy, agreement, tuple(rows), first)
-    return replace(result, explanation=tuple(explain(result)))
+    return rows, first

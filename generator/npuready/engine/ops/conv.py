@@ -2,7 +2,8 @@
 
 Mirrors TFLite's reference ``ConvPerChannel`` / ``DepthwiseConvPerChannel``: padding contributes
 ``input_zero_point`` (0 after the offset), weights are symmetric (zero point 0), the bias is int32
-at scale ``s_in * s_w[c]``, the epilogue is ``fixedpoint.requantize`` with the declared rounding.
+at its stored scale, which must be ``s_in * s_w[c]`` (``Builder.bias`` refuses another), the epilogue is
+``fixedpoint.requantize`` with the declared rounding.
 Accumulation runs as BLAS float matrix products: float32 when K·255·max|w| < 2^24, else float64
 (< 2^53); every partial sum is then an exactly representable integer, so the result is exact and
 independent of summation order.
@@ -13,6 +14,7 @@ import numpy as np
 
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntOp
+from npuready.engine.export import QuantParamError
 from npuready.errors import InputError
 
 
@@ -20,7 +22,6 @@ from npuready.errors import InputError
 def build(b, node) -> IntOp:
     x = b.act(node, 0)
     w = b.const(node, 1)
-    bias = b.const(node, 2)
     out, lo, hi = b.output(node)
     weight = w.values
     if weight.ndim != 4:
@@ -29,7 +30,8 @@ def build(b, node) -> IntOp:
     o = weight.shape[0]
     # ----- checks -----
     if np.any(w.zero_point != 0):
-        raise InputError(f"node {node.name}: weight zero point is not 0; quantise weights symmetrically")
+        raise QuantParamError(f"weights {w.name} (node {node.name}): zero point is not 0; quantise weights "
+                              "symmetrically")
     if w.scale.size not in (1, o):
         raise InputError(f"node {node.name}: weight scales ({w.scale.size}) do not match {o} output channels")
     scales = np.broadcast_to(w.scale, (o,))
@@ -40,7 +42,7 @@ def build(b, node) -> IntOp:
         raise InputError(f"node {node.name}: auto_pad={node.attr('auto_pad')}; export with explicit pads")
     return IntOp(node.name, "Conv", (x.name,), (out.name,), {
         "weight": weight.astype(np.int8),
-        "bias": (bias.values.astype(np.int32) if bias is not None else np.zeros(o, np.int32)),
+        "bias": b.bias(node, 2, x, scales, o),
         "strides": list(node.attr("strides", [1, 1])), "dilations": list(node.attr("dilations", [1, 1])),
         "pads": pads, "group": group, "input_zero_point": x.zero_point, "output_zero_point": out.zero_point,
         "multiplier": m0, "shift": shift, "act_min": lo, "act_max": hi,

@@ -10,6 +10,7 @@ import numpy as np
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntOp
 from npuready.engine.ops.conv import _exact_dtype
+from npuready.engine.export import QuantParamError
 from npuready.errors import InputError
 
 
@@ -21,7 +22,6 @@ def build(b, node) -> IntOp:
         return matmul.build(b, node)  # activation × activation
     x = b.act(node, 0)
     w = b.const(node, 1)
-    bias = b.const(node, 2) if node.op_type == "Gemm" else None
     out, lo, hi = b.output(node)
     # ----- checks -----
     if node.op_type == "Gemm" and (node.attr("alpha", 1.0) != 1.0 or node.attr("beta", 1.0) != 1.0
@@ -31,16 +31,18 @@ def build(b, node) -> IntOp:
         raise InputError(f"node {node.name}: weight rank {w.values.ndim}; the integer Gemm/MatMul needs a 2-D "
                          "constant weight")
     if np.any(w.zero_point != 0):
-        raise InputError(f"node {node.name}: weight zero point is not 0; quantise weights symmetrically")
+        raise QuantParamError(f"weights {w.name} (node {node.name}): zero point is not 0; quantise weights "
+                              "symmetrically")
     trans = node.op_type == "Gemm" and node.attr("transB", 0)
     weight = w.values if trans else w.values.T  # out × in
     o = weight.shape[0]
     if w.scale.size not in (1, o):
         raise InputError(f"node {node.name}: {w.scale.size} weight scales for {o} outputs; quantise per output channel")
-    m0, shift = fixedpoint.conv_multipliers(x.scale, np.broadcast_to(w.scale, (o,)), out.scale)
+    scales = np.broadcast_to(w.scale, (o,))
+    m0, shift = fixedpoint.conv_multipliers(x.scale, scales, out.scale)
     return IntOp(node.name, "Gemm", (x.name,), (out.name,), {
         "weight": np.ascontiguousarray(weight).astype(np.int8),
-        "bias": bias.values.astype(np.int32) if bias is not None else np.zeros(o, np.int32),
+        "bias": b.bias(node, 2, x, scales, o) if node.op_type == "Gemm" else np.zeros(o, np.int32),
         "input_zero_point": x.zero_point, "output_zero_point": out.zero_point,
         "multiplier": m0, "shift": shift, "act_min": lo, "act_max": hi,
     }, b.rounding)
