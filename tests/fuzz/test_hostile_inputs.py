@@ -98,6 +98,15 @@ def test_manifest_on_verify(case, case_dir, qdq, capsys):
                             case_dir)
 
 
+@pytest.mark.parametrize("case", sorted(H.MANIFEST))
+def test_manifest_on_deploy(case, case_dir, capsys):
+    calib = H.manifest(case_dir, case)
+    registry = case_dir / "registry"
+    argv = ["deploy", str(MODEL), "--calib", str(calib), "--registry", str(registry), "--name", "m"]
+    _assert_one_line_exit_2(*_run(argv, capsys), case_dir)
+    assert not (registry / "index.json").exists()
+
+
 @pytest.mark.parametrize("case", sorted(H.NPZ))
 def test_npz_on_quantize(case, case_dir, capsys):
     data = H.npz(case_dir, case)

@@ -18,7 +18,6 @@ split says so.
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -69,16 +68,11 @@ class Split:
 
 
 def _listing(folder: Path) -> tuple[list[str], list[Any] | None, str | None]:
-    manifest = folder / MANIFEST
-    if manifest.is_file():
-        try:
-            samples = json.loads(manifest.read_text(encoding="utf-8"))["samples"]
-            files = [s["file"] for s in samples]
-            labels = [s.get("label") for s in samples]
-        except (ValueError, KeyError, TypeError) as exc:
-            raise InputError(f"{manifest}: not a calibration manifest ({exc}); rebuild it with "
-                             "`npuready preprocess calib`") from None
-        return files, (labels if all(v is not None for v in labels) else None), MANIFEST
+    if (folder / MANIFEST).exists():
+        from npuready.inputs.manifest import read_manifest
+
+        m = read_manifest(folder)
+        return list(m.relative), (list(m.labels) if m.labels is not None else None), MANIFEST
     found = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*")
                    if p.is_file() and (p.suffix.lower() == ".npy" or p.suffix.lower() in IMAGE_SUFFIXES))
     if not found:
@@ -92,13 +86,10 @@ def _listing(folder: Path) -> tuple[list[str], list[Any] | None, str | None]:
                      "sub-folder per class")
 
 
-def _tensor(path: Path, rel: str, shape: tuple[int, ...]) -> np.ndarray:
-    try:
-        x = np.load(path, allow_pickle=False)
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{rel}: not a readable .npy array ({exc})") from None
-    if not np.issubdtype(x.dtype, np.number):
-        raise InputError(f"{rel}: dtype {x.dtype} is not numeric")
+def _tensor(path: Path, rel: str, shape: tuple[int, ...], root: Path) -> np.ndarray:
+    from npuready.inputs.npy import read_npy
+
+    x = read_npy(path, rel, inside=root)
     if tuple(x.shape) == shape[1:]:
         x = x[None]
     if tuple(x.shape) != shape:
@@ -127,13 +118,14 @@ def read_folder(folder: "str | Path", input_shape: tuple[int, ...], spec=None, m
         spec = bind_to_model(spec, model) if model is not None else spec
     h = hashlib.sha256()
     xs = []
-    for rel in files:
-        path = root / rel
-        if not path.is_file():
-            raise InputError(f"{root / MANIFEST}: lists {rel}, which is missing")
+    from npuready.inputs.files import relative_inside
+
+    for i, rel in enumerate(files):
+        where = f"{root / MANIFEST}: samples[{i}].file" if source == MANIFEST else str(root / rel)
+        path = relative_inside(root, rel, where)  # a regular file inside the folder, symlinks resolved
         h.update(rel.encode() + b"\0" + path.read_bytes())
         if kind == "npy":
-            xs.append(_tensor(path, rel, input_shape))
+            xs.append(_tensor(path, str(root / rel), input_shape, root))
         else:
             x = apply(spec, path)
             if tuple(x.shape) != input_shape:
