@@ -86,11 +86,11 @@ def severity_section(rule: Rule) -> list[str]:
     tables = {t.name: matrix(rule, t, "target") for t in targets}
     cases = [case for case, _, _ in tables[targets[0].name]]
     lines = [f"Default (target) profile, from each target's declarations ([targets](../targets.md) says how each "
-             f"one runs); the portable profile reports every case as {rule.severity}.", "",
+             f"one runs); the portable profile reports every flagged case as {rule.severity}.", "",
              "| case | " + " | ".join(f"`{t.name}`" for t in targets) + " |",
              "|---|" + "---|" * len(targets)]
     for i, case in enumerate(cases):
-        lines.append(f"| {case} | " + " | ".join(str(tables[t.name][i][1]) for t in targets) + " |")
+        lines.append(f"| {case} | " + " | ".join(str(tables[t.name][i][1] or "no finding") for t in targets) + " |")
     return lines + [""]
 
 

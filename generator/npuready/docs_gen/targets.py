@@ -76,11 +76,12 @@ def _severity_table(t: Target) -> list[str]:
     from npuready.lint.policy import TARGET_RULES, matrix
     from npuready.lint.registry import RULES
 
-    lines = ["Lint severity on this target (default `target` profile; `--profile portable` makes every row an "
-             "ERROR; the partition planner puts a node on the NPU exactly when it runs here):", "",
+    lines = ["Lint severity on this target (default `target` profile; `--profile portable` makes every flagged "
+             "row an ERROR; the partition planner puts a node on the NPU exactly when it runs here):", "",
              "| rule | case | severity | how |", "|---|---|---|---|"]
     for rid in TARGET_RULES:
-        lines += [f"| {rid} | {_cell(case)} | {sev} | {_cell(how)} |" for case, sev, how in matrix(RULES[rid], t, "target")]
+        lines += [f"| {rid} | {_cell(case)} | {sev or 'no finding'} | {_cell(how)} |"
+                  for case, sev, how in matrix(RULES[rid], t, "target")]
     return lines
 
 

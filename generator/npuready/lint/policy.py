@@ -62,8 +62,13 @@ def finding(rule: Rule, sub: Graph, node: Node, target: Target, options: LintOpt
                         **evidence, target_mode=support.mode, profile=options.profile)
 
 
-def matrix(rule: Rule, target: Target, profile: str) -> list[tuple[str, Severity, str]]:
-    """(case, severity, how) rows describing ``rule`` on ``target`` (for generated docs)."""
+def matrix(rule: Rule, target: Target, profile: str) -> list[tuple[str, Severity | None, str]]:
+    """(case, severity or None for "no finding", how) rows describing ``rule`` on ``target``: the rule's own
+    check run on each case graph of ``npuready.lint.policy_cases`` (for generated docs)."""
     from npuready.lint.policy_cases import cases
 
-    return [(case, severity(rule, support, profile), support.how) for case, support in cases(rule.id, target)]
+    rows = []
+    for case in cases(rule.id, target):
+        found = [f for f in rule.check(case.graph, target, LintOptions(profile=profile)) if f.node == case.node]
+        rows.append((case.label, found[0].severity if found else None, case.how or case.support(target).how))
+    return rows

@@ -1,11 +1,12 @@
 """Representative cases of the target-dependent rules, as tiny graphs, for the generated severity tables.
 
-``cases(rule_id, target)`` runs ``node_support`` — the same function lint and the partition planner
-use — on one small ONNX graph per case, so docs/targets.md and the rule pages show what lint reports,
-not a hand-kept copy of it.
+``cases(rule_id, target)`` gives one small ONNX graph per case; ``npuready.lint.policy.matrix`` runs the
+rule itself on it (and ``node_support``, which the partition planner uses), so docs/targets.md and the
+rule pages show what lint reports, not a hand-kept copy of it.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -65,23 +66,38 @@ _R007 = (("linear", 2, "asymmetric"), ("linear", 2, "half_pixel"), ("linear", 4,
          ("linear", 3, "asymmetric"), ("cubic", 2, "asymmetric"))
 
 
-def _at(graph: Graph, name: str, target: Target) -> Support:
-    return node_support(graph, graph.node(name), target)
+@lru_cache(maxsize=None)
+def _softsign() -> Graph:
+    return _graph([helper.make_node("Softsign", ["x"], ["y"], name="node")], [1, 8], [1, 8])
 
 
-def cases(rule_id: str, target: Target) -> list[tuple[str, Support]]:
-    """(case, how ``target`` supports it) for R005/R006/R007; [] for rules whose severity is target-independent."""
+@dataclass(frozen=True)
+class Case:
+    label: str
+    graph: Graph
+    node: str  # the node the row is about
+    how: str = ""  # overrides node_support's phrase (a row standing for several ops)
+
+    def support(self, target: Target) -> Support:
+        return node_support(self.graph, self.graph.node(self.node), target)
+
+
+def _norm_label(op: str) -> str:
+    return f"{op} over [1,16,64] (axis -1)" if op in ("LayerNormalization", "RMSNormalization") else f"{op} on [1,8,16,16]"
+
+
+def cases(rule_id: str, target: Target) -> list[Case]:
+    """The case graphs of R005/R006/R007; [] for rules whose severity is target-independent."""
     if rule_id == "R005":
         refused = sorted(op for op in ACTIVATION_OPS | set(target.activations)
                          if target.activation_mode(op) not in RUNNING_ACTIVATION_MODES)
-        return [("Erf of an exact-GELU export (Div, Erf, Add, Mul, Mul)", _at(_gelu(), "erf", target)),
-                ("an activation the target marks 'host' or does not list",
-                 Support(False, "host", f"{target.name} cannot run {', '.join(refused)}"))]
+        return [Case("Erf of an exact-GELU export (Div, Erf, Add, Mul, Mul)", _gelu(), "erf"),
+                Case("an activation the target marks 'host' or does not list (here Softsign)", _softsign(), "node",
+                     f"{target.name} cannot run {', '.join(refused)}")]
     if rule_id == "R006":
-        return [("BatchNormalization that does not fold (after Relu)", _at(_unfolded_bn(), "node", target))] + [
-            (f"{op} over [1,16,64] (axis -1)" if op in ("LayerNormalization", "RMSNormalization") else f"{op} on [1,8,16,16]",
-             _at(_norm(op), "node", target)) for op in _R006]
+        return [Case("BatchNormalization that does not fold (after Relu)", _unfolded_bn(), "node")] + [
+            Case(_norm_label(op), _norm(op), "node") for op in _R006]
     if rule_id == "R007":
-        return [(f"Resize {mode} {factor}x, {transform}", _at(_resize(mode, factor, transform), "node", target))
+        return [Case(f"Resize {mode} {factor}x, {transform}", _resize(mode, factor, transform), "node")
                 for mode, factor, transform in _R007]
     return []
