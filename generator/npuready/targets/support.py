@@ -189,23 +189,22 @@ def _scale_limit(graph: Graph, node: Node, target: Target, interp: str, transfor
     if x[:2] != y[:2]:
         return f"it resizes batch or channel axes ({list(x)} -> {list(y)})"
     ih, iw, oh, ow = x[2], x[3], y[2], y[3]
+    text = f"{ih}x{iw} -> {oh}x{ow} ({transform})"
+    half = target.resize.half_pixel_scales  # checked on its own, even for an identity resize (as Vela does)
+    if interp == "linear" and transform in HALF_PIXEL and half is not None and not (ih == 1 and iw == 1) and not (
+            oh / ih == ow / iw and oh / ih in half):
+        return f"{text}: with half-pixel centres only {'/'.join(f'{s}x' for s in half)} (or a 1x1 input)"
     if (ih == 1 and iw == 1) or tuple(x) == tuple(y):
         return None
     align = transform == "align_corners"
     fh = (oh - 1) / (ih - 1) if align and ih != 1 else (1 if align else oh / ih)
     fw = (ow - 1) / (iw - 1) if align and iw != 1 else (1 if align else ow / iw)
     factors = (1, *target.resize.scales)
-    text = f"{ih}x{iw} -> {oh}x{ow} is a {_num(fh)}x/{_num(fw)}x scale ({'align_corners' if align else transform})"
+    text = f"{text} is a {_num(fh)}x/{_num(fw)}x scale"
     if fh not in factors or fw not in factors:
         return f"{text}; allowed: equal H and W scales of {'/'.join(f'{s}x' for s in target.resize.scales)}"
     valid = fh == fw if (oh != 1 and ow != 1) else (fh == ih == 1 or fw == iw == 1)
-    if not valid:
-        return f"{text}; H and W must scale equally"
-    half = target.resize.half_pixel_scales
-    if interp == "linear" and transform in HALF_PIXEL and half is not None and not (
-            oh / ih == ow / iw and oh / ih in half):
-        return f"{text}; with half-pixel centres only {'/'.join(f'{s}x' for s in half)}"
-    return None
+    return None if valid else f"{text}; H and W must scale equally"
 
 
 def _num(v: float) -> str:
