@@ -98,7 +98,10 @@ class Target:
         return "native" if op_type in self.supported_ops else "host"
 
     def runs_on_npu(self, op_type: str) -> bool:
+        """Op-level answer from the declarations (node-level, with shapes and patterns: targets.support)."""
         mode = self.activations.get(op_type)
         if mode is not None:
             return mode != "host"
+        if op_type in NORM_OPS and op_type != "BatchNormalization":  # a BatchNorm that folds always runs
+            return self.norm_mode(op_type) != "host"
         return op_type in self.supported_ops
