@@ -120,3 +120,32 @@ def test_every_hand_written_target_declares_norms_and_resize_with_sources():
     u55 = load_target("ethos-u55-128")
     assert "SUPPORTED_OPS.md" in u55.sources["norms"] and "constraint_resize" in u55.sources["resize"]
     assert u55.activation_mode("Gelu") == "lut" and "GELU" in u55.sources["activations"]
+
+
+# ONNX activation -> the TFLite operator a converter emits for it (None: TFLite has no such builtin)
+TFLITE_ACTIVATION = {"Relu": "RELU", "Clip": "RELU6", "LeakyRelu": "LEAKY_RELU", "PRelu": "PRELU",
+                     "HardSwish": "HARD_SWISH", "Sigmoid": "LOGISTIC", "Tanh": "TANH", "Softmax": "SOFTMAX",
+                     "Exp": "EXP", "Gelu": "GELU", "Elu": "ELU", "HardSigmoid": None, "Erf": None, "Selu": None,
+                     "Softplus": None, "Mish": None}
+
+
+@pytest.mark.parametrize("name", ["ethos-u55-128", "ethos-u65-256"])
+def test_vela_mirror_activations_match_velas_supported_ops_report(name, tmp_path, monkeypatch):
+    """Every activation the mirror runs is in the Ethos-U55/U65 TFLite table of `vela --supported-ops-report`
+    (Vela 5.2.0, written here in tmp_path); every one it marks 'host' has no TFLite builtin in that table."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("ethosu.vela")
+    subprocess.run([sys.executable, "-m", "ethosu.vela", "--supported-ops-report"], cwd=tmp_path, check=True,
+                   capture_output=True)
+    text = (tmp_path / "SUPPORTED_OPS.md").read_text(encoding="utf-8")
+    assert "Vela version: `5.2.0`" in text
+    table = text.split("## Ethos-U55 and Ethos-U65 TFLite Summary Table", 1)[1].split("\n## ", 1)[0]
+    listed = {line.split("|")[1].strip() for line in table.splitlines() if line.startswith("| ") and "Generic" in line}
+    t = load_target(name)
+    assert set(t.activations) == set(TFLITE_ACTIVATION)
+    for op, mode in t.activations.items():
+        tfl = TFLITE_ACTIVATION[op]
+        assert (mode != "host") is (tfl in listed), (op, mode, tfl)
+    assert {"MEAN", "RSQRT", "MUL", "ADD", "SUB", "RESIZE_BILINEAR", "RESIZE_NEAREST_NEIGHBOR"} <= listed
