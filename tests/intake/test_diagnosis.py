@@ -6,8 +6,14 @@ from npuready.intake.diagnosis import TOP_LAYERS, diagnose
 from npuready.partition.examples import transformer_like
 
 
+def test_transformer_like_runs_in_one_body_where_the_target_declares_layernorm():
+    d = diagnose(transformer_like(), "edge-10")  # edge-10's [norms]: LayerNormalization native
+    assert d.lint_errors == 0 and [f.severity.value for f in d.lint.by_rule("R006")] == ["INFO", "INFO"]
+    assert d.partition["verdict"] == "one-body"
+
+
 def test_transformer_like_is_fragmented_by_layernorm_and_its_norms_are_the_hot_spots():
-    d = diagnose(transformer_like(), "edge-10")
+    d = diagnose(transformer_like(), "edge-10-nolut")  # LayerNormalization marked host
     assert [f.rule for f in d.lint.errors] == ["R006", "R006"]
     assert d.partition["verdict"] == "fragmented" and d.partition["npu_segments"] == 3
     assert [s["op_type"] for s in d.partition["splitters"]] == ["LayerNormalization", "LayerNormalization"]

@@ -44,7 +44,7 @@ def test_dynamic_batch_is_fixed_first():
 
 
 def test_layernorm_replacement_bound():
-    actions = prescribe(diagnose(transformer_like(), "edge-10"))
+    actions = prescribe(diagnose(transformer_like(), "edge-10-nolut"))
     assert _ids(actions) == ["replace-norm", "prune-aligned", "calibrate"]
     norm = actions[0]
     assert norm.effect["before"]["npu_segments"] == 3 and norm.effect["after_upper_bound"]["npu_segments"] == 1
@@ -83,3 +83,35 @@ def test_old_ir_model_from_the_onnx_wheel_gets_a_simulated_swap():
     swap = actions[1]
     assert swap.nodes == ("Sigmoid_0",) and swap.effect["replacement"] == "Clip"
     assert (swap.effect["before"]["lint_errors"], swap.effect["after"]["lint_errors"]) == (2, 1)
+
+
+def _bn_after_relu():
+    """Conv -> Relu -> BatchNorm (does not fold: it follows Relu) -> Relu, like DenseNet's pre-activation BNs."""
+    import numpy as np
+    from onnx import TensorProto, helper, numpy_helper
+
+    c = 8
+    inits = [numpy_helper.from_array(np.random.default_rng(0).standard_normal((c, 1, 3, 3)).astype(np.float32), "w")]
+    inits += [numpy_helper.from_array(np.full(c, v, np.float32), n) for n, v in (("s", 1), ("b", 0), ("m", 0), ("v", 1))]
+    nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c"], ["r"], name="relu"),
+             helper.make_node("BatchNormalization", ["r", "s", "b", "m", "v"], ["n"], name="bn"),
+             helper.make_node("Relu", ["n"], ["y"], name="relu2")]
+    graph = helper.make_graph(nodes, "bn_after_relu", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 8, 8])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, c, 8, 8])], inits)
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    return m
+
+
+def test_batchnorm_network_is_never_told_to_replace_its_norms_by_batchnorm():
+    import dataclasses
+
+    from npuready.targets import load_target
+
+    assert "replace-norm" not in _ids(prescribe(diagnose(_bn_after_relu(), "edge-10")))  # WARN there: runs unfolded
+    strict = dataclasses.replace(load_target("edge-10"), norms={"BatchNormalization": "host"})
+    actions = prescribe(diagnose(_bn_after_relu(), strict))
+    assert "replace-norm" not in _ids(actions)
+    fold = next(a for a in actions if a.id == "fold-batchnorm")
+    assert fold.nodes == ("bn",) and fold.effect["lint_errors_cleared"] == 1

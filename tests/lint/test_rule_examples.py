@@ -26,9 +26,11 @@ def test_rule_carries_its_documentation(rule_id):
     assert rule.check.__module__ == rule.bad_example.__module__
 
 
+@pytest.mark.parametrize("profile", ["target", "portable"])
 @pytest.mark.parametrize("rule_id", list(RULES))
-def test_bad_example_yields_exactly_this_rule(rule_id):
-    report = lint(RULES[rule_id].bad_example(), target=TARGET)
+def test_bad_example_yields_exactly_this_rule(rule_id, profile):
+    """The bad examples are what no target runs (or an efficiency WARN), so both profiles agree on them."""
+    report = lint(RULES[rule_id].bad_example(), target=TARGET, profile=profile)
     assert report.findings, f"{rule_id} bad example produced no finding"
     assert report.rule_ids() == {rule_id}
     assert all(f.severity is RULES[rule_id].severity for f in report.findings)

@@ -31,3 +31,31 @@ def test_edges_cpu_moves_pre_and_post_processing():
     p = place(g, load_target("edge-10"), {}, edges="cpu")
     assert {n for n, x in p.items() if x.device == NPU} == {"stem", "stem_relu", "stage", "stage_relu", "cls_head", "reg_head"}
     assert p["cls_sigmoid"].reason == "cpu: edges policy (post-processing after the last MAC op)"
+
+
+def test_placement_follows_the_targets_declarations_and_the_profile():
+    """LayerNorm: on the NPU where the target declares it (edge-10 native, Ethos-U lowered), on the host where it
+    does not; the portable profile's R006 ERROR keeps it on the CPU everywhere."""
+    from npuready.lint.policy_cases import _norm
+    from npuready.partition.plan import plan_partition
+
+    g = _norm("LayerNormalization")
+    u55 = place(g, load_target("ethos-u55-128"), {})["node"]
+    assert u55.device == NPU and u55.reason.startswith("npu: LayerNormalization runs on ethos-u55-128 via Vela's lowering")
+    nolut = place(g, load_target("edge-10-nolut"), {})["node"]
+    assert nolut.device == CPU and nolut.reason == ("cpu: LayerNormalization: edge-10-nolut cannot run it: its [norms] "
+                                                    "table marks LayerNormalization 'host'")
+    for target in ("edge-10", "ethos-u55-128"):
+        assert plan_partition(g, target).placements[0].device == NPU
+        assert plan_partition(g, target, profile="portable").placements[0].reason == "cpu: lint ERROR R006"
+
+
+def test_a_gelu_pattern_member_follows_its_core():
+    """Div runs on the Vela mirror only as part of the GELU; when the Erf is kept off the NPU, so is the Div."""
+    from npuready.lint.policy_cases import _gelu
+
+    g = _gelu()
+    t = load_target("ethos-u55-128")
+    assert place(g, t, {})["div"].device == NPU
+    p = place(g, t, {"erf": ("R005",)})
+    assert p["erf"].device == CPU and p["div"].device == CPU and "'erf' has a lint ERROR" in p["div"].reason

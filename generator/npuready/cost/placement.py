@@ -5,16 +5,17 @@ of ``npuready.partition.plan.lint_findings``, default edges policy), so cost and
 which node runs where; the boundary tensors are then the tensors whose producer and consumer sit on
 different devices.
 
-One deliberate exception: a node that the target's compiler lowers (``npuready.cost.lowering``, e.g.
-LayerNormalization on the Vela mirrors) is placed on the NPU even when the partition policy keeps it on
-the host (lint R006), because that compiler runs the lowered sequence on the NPU; the crossings follow.
+There is no exception for compiler lowerings: a target that lowers an op (LayerNormalization on the
+Vela mirrors, ``npuready.cost.lowering``) declares it in its ``[norms]`` table, so the severity policy
+(``npuready.lint.policy``) and the planner already place it on the NPU; the cost model then prices the
+lowered sequence.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from npuready.graph import Graph
-from npuready.partition.placement import CPU, FOLDED, NPU, place
+from npuready.partition.placement import CPU, FOLDED, NPU, place  # noqa: F401  (CPU re-exported for cost.model)
 from npuready.partition.plan import lint_findings
 from npuready.targets import Target
 
@@ -29,24 +30,7 @@ class Placed:
 def place_nodes(graph: Graph, target: Target) -> Placed:
     lint_errors, _ = lint_findings(graph, target)
     devices = {name: p.device for name, p in place(graph, target, lint_errors).items()}
-    lowered = _lowered_to_npu(graph, target, devices)
-    source = "npuready.partition"
-    if lowered:
-        source += f" (+ {lowered} node(s) the target's compiler lowers onto the NPU)"
-    return Placed(devices, _crossings(graph, devices), source)
-
-
-def _lowered_to_npu(graph: Graph, target: Target, devices: dict[str, str]) -> int:
-    """Move host-placed nodes that ``target``'s lowering covers (static shapes) to the NPU; return how many."""
-    from npuready.cost.lowering import lower
-
-    moved = 0
-    for node in graph.nodes:
-        if devices.get(node.name) == CPU and all(graph.info(o).is_static for o in node.outputs if o) \
-                and lower(graph, node, target) is not None:
-            devices[node.name] = NPU
-            moved += 1
-    return moved
+    return Placed(devices, _crossings(graph, devices), "npuready.partition")
 
 
 def _crossings(graph: Graph, devices: dict[str, str]) -> tuple[tuple[str, str], ...]:

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from npuready.targets import load_target, target_names
-from npuready.targets.target import Target
+from npuready.targets.target import INTERPOLATIONS, NORM_OPS, Target
 
 DOC_PATH = Path("docs") / "targets.md"
 
@@ -57,9 +57,32 @@ def _target_section(t: Target) -> list[str]:
         modes.setdefault(mode, []).append(op)
     lines += ["", "Activations: " + "; ".join(f"**{m}**: {', '.join(ops)}" for m, ops in sorted(modes.items())) + "."]
     lines += ["", "Supported ops (read by lint and the partition planner): " + ", ".join(f"`{o}`" for o in sorted(t.supported_ops)) + "."]
+    lines += ["", "Normalisation: " + ", ".join(f"{op} **{t.norm_mode(op)}**" for op in NORM_OPS)
+              + (f" (limit: normalised axis <= {t.norm_axis_max})" if t.norm_axis_max else "") + "."]
+    rz = t.resize
+    limits = [f"scales {'/'.join(f'{s}x' for s in rz.scales)}" if rz.scales else "",
+              f"half-pixel linear only {'/'.join(f'{s}x' for s in rz.half_pixel_scales)}" if rz.half_pixel_scales else "",
+              f"coordinate transforms {', '.join(sorted(rz.coordinate_transforms))}" if rz.coordinate_transforms else ""]
+    lines += ["", "Resize: " + ", ".join(f"{m} **{rz.mode(m)}**" for m in INTERPOLATIONS)
+              + (f" ({'; '.join(x for x in limits if x)})" if any(limits) else "") + "."]
+    lines += ["", *_severity_table(t)]
     lines += ["", "Energy: " + ", ".join(f"{k} = {_fmt(v)}" for k, v in sorted(t.energy.items())) + "."]
     lines += ["", "Where each number comes from:", ""] + [f"- **{k}**: {_cell(v)}" for k, v in sorted(t.sources.items())]
     return lines + [""]
+
+
+def _severity_table(t: Target) -> list[str]:
+    """What lint reports for the target-dependent rules on this target (default profile), and how it runs."""
+    from npuready.lint.policy import TARGET_RULES, matrix
+    from npuready.lint.registry import RULES
+
+    lines = ["Lint severity on this target (default `target` profile; `--profile portable` makes every flagged "
+             "row an ERROR; the partition planner puts a node on the NPU exactly when it runs here):", "",
+             "| rule | case | severity | how |", "|---|---|---|---|"]
+    for rid in TARGET_RULES:
+        lines += [f"| {rid} | {_cell(case)} | {sev or 'no finding'} | {_cell(how)} |"
+                  for case, sev, how in matrix(RULES[rid], t, "target")]
+    return lines
 
 
 def render_targets_md() -> str:
@@ -72,7 +95,11 @@ def render_targets_md() -> str:
         "One TOML file per target under `generator/npuready/targets/data/`, validated when loaded. *virtual* "
         "targets are design assumptions, not chips; *mirror* targets copy the configuration of an external tool "
         "(Arm Vela's default Ethos-U systems, onnxruntime's NNAPI op list) so npuready can be compared with it. "
-        "Every cost figure computed from these files is **simulated**.",
+        "Every cost figure computed from these files is **simulated**. What a target declares it runs (op table, "
+        "activation modes, normalisation and resize support, each with a source) decides the lint severity of "
+        "R005-R007 under the default profile and where the partition planner and the cost model place each node "
+        "(`npuready.targets.support`, `npuready.lint.policy`); these declarations are data about the targets, "
+        "not measurements of NPU silicon.",
         "",
         "| target | kind | MAC engine | cores | clock MHz | MACs/cycle | peak TOPS | SRAM | off-chip | vector lanes | depthwise engine |",
         "|---|---|---|---:|---:|---:|---:|---|---|---:|---|",

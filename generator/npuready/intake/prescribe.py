@@ -140,7 +140,25 @@ def _swap(diag: Diagnosis, target, moved: set[str]) -> list[Action]:
 
 
 def _norms(diag: Diagnosis, target) -> list[Action]:
-    nodes = list(dict.fromkeys(f.node for f in diag.lint.errors if f.rule == "R006" and not f.graph))
+    """Run-time norms (LayerNorm, InstanceNorm, ...) the target cannot run: replace them by BatchNorm. A BatchNorm
+    ERROR is never answered with "replace by BatchNorm": it is already one; it needs to fold (or run unfolded)."""
+    found = [f for f in diag.lint.errors if f.rule == "R006" and not f.graph]
+    nodes = list(dict.fromkeys(f.node for f in found if f.op_type != "BatchNormalization"))
+    return _replace_norms(diag, target, nodes) + _fold_batchnorms(
+        target, list(dict.fromkeys(f.node for f in found if f.op_type == "BatchNormalization")))
+
+
+def _fold_batchnorms(target, nodes: list[str]) -> list[Action]:
+    if not nodes:
+        return []
+    return [Action("fold-batchnorm", "Place each BatchNorm directly after its Conv/Gemm (inference mode) so it folds",
+                   f"these BatchNorms follow another op (or run in training mode), so they do not fold into weights, "
+                   f"and {target.name} does not run an unfolded BatchNorm (its [norms] table)",
+                   f"clears {len(nodes)} ERROR(s); a folded BatchNorm costs nothing at inference",
+                   {"lint_errors_cleared": len(nodes)}, tuple(nodes), evidence="reference")]
+
+
+def _replace_norms(diag: Diagnosis, target, nodes: list[str]) -> list[Action]:
     if not nodes:
         return []
     pair = _measured(diag, target, lambda m: bypass(m, nodes))

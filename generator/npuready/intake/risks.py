@@ -100,7 +100,10 @@ def weight_range_risks(graph: Graph) -> list[QuantRisk]:
 def norm_risks(graph: Graph, target: Target) -> list[QuantRisk]:
     out = []
     for f in norm_check(graph, target, LintOptions()):
-        out.append(QuantRisk("unfoldable-norm", "high", f.node, f.op_type,
+        bn = f.op_type == "BatchNormalization"
+        out.append(QuantRisk("unfoldable-norm", "medium" if bn else "high", f.node, f.op_type,
+                             "an unfolded BatchNorm stays a separate per-channel scale and shift: its int8 output "
+                             "needs its own range" if bn else
                              f"{f.op_type} keeps a run-time mean/variance (division, square root): its int8 input "
                              "range depends on the data and it stays a separate layer",
                              {"rule": f.rule, "graph": f.graph}))

@@ -14,6 +14,7 @@ import onnx
 from onnx import helper, numpy_helper
 
 from npuready.targets import Target
+from npuready.targets.gelu_pattern import gelu_span  # noqa: F401  (re-exported: intake.prescribe reads it here)
 
 # Replacement preference for an activation the target cannot run (as npuready.surgery.swap: closest shape
 # first, cheapest last). "Clip" stands for ReLU6.
@@ -38,33 +39,6 @@ def _copy(model: onnx.ModelProto) -> onnx.ModelProto:
     for node, orig in zip(m.graph.node, g.model.graph.node):
         node.name = names.get(id(orig), node.name)
     return m
-
-
-def gelu_span(graph, erf_name: str) -> tuple[str, str, tuple[str, ...]] | None:
-    """The exported erf-GELU around Erf ``erf_name``: ``x / c → Erf → + 1 → x · (…) → · 0.5`` (the last two
-    multiplications in either order). Returns (x, output tensor, node names) or None when it is not that pattern."""
-    erf = graph.node(erf_name)
-    div = graph.producers.get(erf.inputs[0])
-    if div is None or div.op_type != "Div" or not graph.is_constant(div.inputs[1]):
-        return None
-    x = div.inputs[0]
-    chain, out = [div.name, erf.name], erf.outputs[0]
-    saw_x = saw_half = False
-    for expect in ("Add", "Mul", "Mul"):
-        users = graph.consumers.get(out, ())
-        if len(users) != 1 or users[0].op_type != expect:
-            return None
-        node = users[0]
-        other = [i for i in node.inputs if i != out]
-        if expect == "Mul" and other == [x]:
-            saw_x = True
-        elif not (len(other) == 1 and graph.is_constant(other[0])):
-            return None
-        elif expect == "Mul":
-            saw_half = True
-        chain.append(node.name)
-        out = node.outputs[0]
-    return (x, out, tuple(chain)) if saw_x and saw_half else None
 
 
 def swap_ops(model: onnx.ModelProto, nodes: Iterable[str], new_op: str) -> onnx.ModelProto:

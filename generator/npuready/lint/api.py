@@ -6,25 +6,30 @@ import os
 import onnx
 
 from npuready.graph import Graph, load
+from npuready.lint.policy import DEFAULT_PROFILE, check_profile
 from npuready.lint.registry import RULES
 from npuready.lint.report import LintReport
-from npuready.lint.rule import Finding, LintOptions
+from npuready.lint.rule import Finding, LintOptions, Severity
 from npuready.targets import DEFAULT_TARGET, Target, load_target
 
 
 def lint(model: "str | os.PathLike | onnx.ModelProto | Graph", target: "str | Target" = DEFAULT_TARGET,
-         allow_batched_input: bool = False, rules: "list[str] | None" = None) -> LintReport:
-    """Lint a model path, ModelProto or Graph against ``target``. Raises ``InputError`` on unusable input."""
+         allow_batched_input: bool = False, rules: "list[str] | None" = None,
+         profile: str = DEFAULT_PROFILE) -> LintReport:
+    """Lint a model path, ModelProto or Graph against ``target``. Raises ``InputError`` on unusable input.
+
+    ``profile`` is the severity policy (``npuready.lint.policy``): "target" (default) or "portable"."""
     graph = load(model)
     tgt = load_target(target)
-    options = LintOptions(allow_batched_input=allow_batched_input)
+    options = LintOptions(allow_batched_input=allow_batched_input, profile=check_profile(profile))
     selected = [RULES[r] for r in rules] if rules else list(RULES.values())
     findings: list[Finding] = []
     for rule in selected:
         findings.extend(rule.check(graph, tgt, options))
     order = {rid: i for i, rid in enumerate(RULES)}
     node_order = {n.name: n.index for n in graph.nodes}
-    findings.sort(key=lambda f: (0 if f.severity.value == "ERROR" else 1, order.get(f.rule, 99),
+    rank = {sev: i for i, sev in enumerate(Severity)}
+    findings.sort(key=lambda f: (rank[f.severity], order.get(f.rule, 99),
                                  f.graph, node_order.get(f.node, -1)))
     name = str(graph.path) if graph.path else graph.name
     return LintReport(model=name, target=tgt.name, options=options, findings=tuple(findings),

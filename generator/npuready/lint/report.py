@@ -25,6 +25,10 @@ class LintReport:
         return tuple(f for f in self.findings if f.severity is Severity.WARN)
 
     @property
+    def infos(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.severity is Severity.INFO)
+
+    @property
     def blocked(self) -> bool:
         return bool(self.errors)
 
@@ -48,7 +52,7 @@ class LintReport:
         return {
             "model": self.model,
             "target": self.target,
-            "options": {"allow_batched_input": self.options.allow_batched_input},
+            "options": {"allow_batched_input": self.options.allow_batched_input, "profile": self.options.profile},
             "findings": [f.to_dict(RULES.get(f.rule)) for f in self.findings],
             "summary": {"errors": len(self.errors), "warnings": len(self.warnings)},
             "blocked": self.blocked,

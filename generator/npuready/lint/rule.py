@@ -12,8 +12,11 @@ from npuready.targets import Target
 
 
 class Severity(str, Enum):
-    ERROR = "ERROR"  # deployment is blocked
-    WARN = "WARN"    # recorded only, never blocks
+    """How much a finding matters. Only ERROR blocks; members are listed from most to least severe."""
+
+    ERROR = "ERROR"  # deployment is blocked: the target cannot run it (or the portable profile forbids it)
+    WARN = "WARN"    # recorded only, never blocks: runs, but lowered/emulated or inefficiently
+    INFO = "INFO"    # recorded only: the target runs it natively; the finding says how
 
     def __str__(self) -> str:
         return self.value
@@ -21,9 +24,11 @@ class Severity(str, Enum):
 
 @dataclass(frozen=True)
 class LintOptions:
-    """Options a check may read. ``allow_batched_input`` exempts diagnostic graphs from R001b only."""
+    """Options a check may read. ``allow_batched_input`` exempts diagnostic graphs from R001b only;
+    ``profile`` picks the severity policy (``npuready.lint.policy.PROFILES``)."""
 
     allow_batched_input: bool = False
+    profile: str = "target"
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,10 @@ Check = Callable[[Graph, Target, LintOptions], list[Finding]]
 class Rule:
     """A rule: stable id (never reused), severity, title, why, fix hint, a check and example models.
 
+    ``severity`` is the rule's severity in the portable profile (the strict one, regardless of target);
+    under the default target profile ``npuready.lint.policy`` decides each finding's severity from what
+    the target declares.
+
     ``bad_example()`` must produce a model for which the check yields findings of exactly this rule;
     ``good_example()`` a close variant that passes every rule.
     """
@@ -81,8 +90,10 @@ class Rule:
     good_example: Callable[[], onnx.ModelProto]
     notes: str = ""
 
-    def finding(self, node: Node | None, message: str, graph_path: str = "", **evidence: Any) -> Finding:
-        return Finding(rule=self.id, severity=self.severity, node=node.name if node else "<graph>",
+    def finding(self, node: Node | None, message: str, graph_path: str = "", severity: Severity | None = None,
+                **evidence: Any) -> Finding:
+        """A finding of this rule; ``severity`` (from ``npuready.lint.policy``) overrides the portable default."""
+        return Finding(rule=self.id, severity=severity or self.severity, node=node.name if node else "<graph>",
                        op_type=node.op_type if node else "", message=message, evidence=evidence, graph=graph_path)
 
 

@@ -10,8 +10,11 @@ Decisions, in order (the first that applies wins; ``reason`` records it):
 3. **cpu: domain / subgraph** — custom-domain operators and control flow (If/Loop/Scan).
 4. **cpu: dynamic shape** — an input or output whose shape is not fully static (NPU buffers are planned
    statically; onnxruntime's usability checker applies the same condition).
-5. **cpu: unsupported** — ``target.runs_on_npu(op_type)`` is false.
-6. **npu** — everything else.
+5. **cpu: unsupported** — ``npuready.targets.support.node_support`` says the target does not run the node
+   (its op table, activation modes, [norms] and [resize] declarations, with their limits); the reason
+   quotes why. This is the same function the lint severity policy reads, so under the default target
+   profile a node with a WARN/INFO finding ("runs on T via …") is placed here on the NPU.
+6. **npu** — everything else; the reason says how it runs when the target's declarations say so.
 
 With ``edges="cpu"`` a last pass moves the body's outer edges to the CPU: every NPU node that has no
 MAC-op (Conv/ConvTranspose/Gemm/MatMul) ancestor (pre-processing: scaling, normalisation, layout) or no
@@ -25,6 +28,7 @@ from typing import Mapping
 from npuready.graph import Graph, Node
 from npuready.partition.macs import MAC_OPS
 from npuready.targets import Target
+from npuready.targets.support import node_support
 
 NPU, CPU, FOLDED = "npu", "cpu", "folded"
 EDGE_POLICIES = ("npu", "cpu")
@@ -88,9 +92,13 @@ def _decide(graph: Graph, target: Target, node: Node, folded: set[str], const_va
     runtime_values = [i for i in node.inputs if i and i not in const_values] + [o for o in node.outputs if o]
     if not _static(graph, runtime_values):
         return CPU, "cpu: dynamic or unknown shape"
-    if not target.runs_on_npu(node.op_type):
-        return CPU, f"cpu: {node.op_type} not supported by target {target.name}"
-    return NPU, "npu: supported"
+    support = node_support(graph, node, target)
+    if not support.runs:
+        return CPU, f"cpu: {support.how}" if support.mode == "unsupported" else f"cpu: {node.op_type}: {support.how}"
+    if support.depends_on and support.depends_on != node.name and support.depends_on in lint_errors:
+        return CPU, f"cpu: {node.op_type}: {target.name} runs it only as part of a pattern whose core " \
+                    f"'{support.depends_on}' has a lint ERROR"
+    return NPU, "npu: supported" if support.mode == "native" else f"npu: {support.how}"
 
 
 def _edges_to_cpu(graph: Graph, placements: dict[str, Placement]) -> None:

@@ -24,8 +24,9 @@ from npuready.partition.placement import CPU, EDGE_POLICIES, FOLDED, NPU, Placem
 from npuready.targets import DEFAULT_TARGET, Target, load_target
 from npuready.errors import InputError
 
-BASIS = ("placement rests on the target's supported-op table, npuready lint ERRORs and static shapes of the ONNX "
-         "graph; it is not a compiler's partition and says nothing measured about NPU silicon")
+BASIS = ("placement rests on the target's declarations (op table, activation, norm and resize support), npuready "
+         "lint ERRORs and static shapes of the ONNX graph; it is not a compiler's partition and says nothing "
+         "measured about NPU silicon")
 
 
 @dataclass(frozen=True)
@@ -150,15 +151,16 @@ class PartitionPlan:
 
 def plan_partition(model: "str | os.PathLike | onnx.ModelProto | Graph", target: "str | Target" = DEFAULT_TARGET,
                    allow_batched_input: bool = False, edges: str = "npu",
-                   lint_errors: "dict[str, tuple[str, ...]] | None" = None) -> PartitionPlan:
-    """Plan the CPU/NPU split. ``lint_errors`` (node → rule ids) overrides running the linter."""
+                   lint_errors: "dict[str, tuple[str, ...]] | None" = None, profile: str = "target") -> PartitionPlan:
+    """Plan the CPU/NPU split. ``lint_errors`` (node → rule ids) overrides running the linter; ``profile`` is
+    the lint severity policy whose ERRORs keep nodes off the NPU (``npuready.lint.policy``)."""
     if edges not in EDGE_POLICIES:
         raise InputError(f"edges policy '{edges}': unknown; use one of {', '.join(EDGE_POLICIES)}")
     graph = load(model)
     tgt = load_target(target)
     graph_errors: tuple[str, ...] = ()
     if lint_errors is None:
-        lint_errors, graph_errors = lint_findings(graph, tgt, allow_batched_input)
+        lint_errors, graph_errors = lint_findings(graph, tgt, allow_batched_input, profile)
     placements = place(graph, tgt, lint_errors, edges)
     order = _device_order(graph, placements)
     macs = graph_macs(graph)
@@ -233,12 +235,12 @@ def plan_partition(model: "str | os.PathLike | onnx.ModelProto | Graph", target:
         graph_errors=graph_errors, shape_inference_error=graph.inference_error)
 
 
-def lint_findings(graph: Graph, target: Target, allow_batched_input: bool = False
+def lint_findings(graph: Graph, target: Target, allow_batched_input: bool = False, profile: str = "target"
                   ) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
     """(node name → ids of the lint rules with an ERROR on that main-graph node, graph-level ERRORs as text)."""
     from npuready.lint import lint
 
-    report = lint(graph, target=target, allow_batched_input=allow_batched_input)
+    report = lint(graph, target=target, allow_batched_input=allow_batched_input, profile=profile)
     blocked = report.blocked_nodes()
     names = {n.name for n in graph.nodes}
     out: dict[str, list[str]] = {}

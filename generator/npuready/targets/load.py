@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Iterator
 
 from npuready.errors import InputError
-from npuready.targets.target import ACTIVATION_MODES, ENGINES, WEIGHT_MEMORIES, Target
+from npuready.targets.target import (ACTIVATION_MODES, COORDINATE_TRANSFORMS, ENGINES, INTERPOLATIONS, NORM_OPS,
+                                     RUN_MODES, WEIGHT_MEMORIES, ResizeSupport, Target)
 
 DATA_DIR = Path(__file__).with_name("data")
 DEFAULT_TARGET = "edge-10"
@@ -131,7 +132,12 @@ def parse_target_file(path: Path) -> Target:
         raise InputError(f"{label}: [reference] must map names to strings")
     if raw["kind"] == "mirror" and not reference.get("tool"):
         raise InputError(f"{label}: a mirror target needs [reference] tool = ... (the external tool it mirrors)")
-    known = set(_REQUIRED) | set(_OPTIONAL) | {"activations", "supported_ops", "energy", "sources", "reference"}
+    support = _support_fields(raw, label, set(ops))
+    for section in ("norms", "resize"):
+        if section in raw and section not in sources:
+            raise InputError(f"{label}: [{section}] needs a line in [sources] saying where its claims come from")
+    known = set(_REQUIRED) | set(_OPTIONAL) | {"activations", "supported_ops", "energy", "sources", "reference",
+                                               "norms", "resize", "via"}
     extra = {k: v for k, v in raw.items() if k not in known}
     return Target(
         name=raw["name"], title=raw["title"], kind=raw["kind"], description=raw["description"],
@@ -140,8 +146,56 @@ def parse_target_file(path: Path) -> Target:
         vector_lanes=raw["vector_lanes"], depthwise_engine=raw["depthwise_engine"],
         activations=dict(acts), supported_ops=frozenset(ops), energy={k: float(v) for k, v in energy.items()},
         host_gflops=float(raw["host_gflops"]), host_link_gbps=float(raw["host_link_gbps"]),
-        sources=dict(sources), extra=extra, reference=dict(reference), **opt,
+        sources=dict(sources), extra=extra, reference=dict(reference), **opt, **support,
     )
+
+
+def _modes(table: dict, keys: tuple[str, ...], label: str, section: str) -> dict[str, str]:
+    out = {}
+    for key, mode in table.items():
+        if key not in keys:
+            raise InputError(f"{label}: [{section}] key '{key}' is unknown; use one of {', '.join(keys)}")
+        if mode not in RUN_MODES:
+            raise InputError(f"{label}: [{section}] {key} = '{mode}'; use one of {RUN_MODES}")
+        out[key] = mode
+    return out
+
+
+def _ints(value, label: str, name: str) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):
+        raise InputError(f"{label}: [resize] {name} must be a list of positive integers")
+    return tuple(value)
+
+
+def _support_fields(raw: dict, label: str, ops: set[str]) -> dict:
+    """[norms], [resize] and [via]: what the target runs beyond its op table (npuready.lint.policy)."""
+    out: dict = {}
+    norms = dict(raw.get("norms", {}))
+    limits = norms.pop("limits", {})
+    if not isinstance(limits, dict) or set(limits) - {"axis_max"}:
+        raise InputError(f"{label}: [norms] limits may only hold axis_max")
+    out["norms"] = _modes(norms, NORM_OPS, label, "norms")
+    if "axis_max" in limits:
+        out["norm_axis_max"] = _ints([limits["axis_max"]], label, "norms.limits.axis_max")[0]
+    if "resize" in raw:
+        rz = dict(raw["resize"])
+        transforms = rz.pop("coordinate_transforms", None)
+        if transforms is not None and (not isinstance(transforms, list) or set(transforms) - set(COORDINATE_TRANSFORMS)):
+            raise InputError(f"{label}: [resize] coordinate_transforms must be a list of {COORDINATE_TRANSFORMS}")
+        scales, half = _ints(rz.pop("scales", None), label, "scales"), _ints(rz.pop("half_pixel_scales", None), label, "half_pixel_scales")
+        modes = _modes(rz, INTERPOLATIONS, label, "resize")
+        if "Resize" not in ops and any(m != "host" for m in modes.values()):
+            raise InputError(f"{label}: [resize] declares modes that run, but 'Resize' is not in [supported_ops]")
+        out["resize"] = ResizeSupport(modes, scales, half, None if transforms is None else frozenset(transforms))
+    elif "Resize" not in ops:
+        out["resize"] = ResizeSupport({m: "host" for m in INTERPOLATIONS})
+    via = raw.get("via", {})
+    if not isinstance(via, dict) or not all(isinstance(v, str) and v.strip() for v in via.values()):
+        raise InputError(f"{label}: [via] must map op names to non-empty strings")
+    out["via"] = dict(via)
+    return out
 
 
 def _optional_fields(raw: dict, label: str) -> dict:

@@ -5,6 +5,30 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 ACTIVATION_MODES = ("fused", "lut", "host")
+# How a target runs a normalisation / an interpolation mode: natively (a kernel), on the vector unit (an
+# unfolded BatchNorm as per-channel Mul + Add), through its compiler's lowering into supported ops, or not
+# at all (host). npuready.lint.policy turns the mode into a lint severity.
+RUN_MODES = ("native", "vector", "lowered", "host")
+NORM_OPS = ("BatchNormalization", "LayerNormalization", "InstanceNormalization", "GroupNormalization",
+            "LpNormalization", "MeanVarianceNormalization", "RMSNormalization")
+INTERPOLATIONS = ("nearest", "linear", "cubic")
+# ONNX Resize coordinate_transformation_mode values (the opset 11+ spellings)
+COORDINATE_TRANSFORMS = ("half_pixel", "half_pixel_symmetric", "pytorch_half_pixel", "align_corners", "asymmetric",
+                         "tf_half_pixel_for_nn", "tf_crop_and_resize")
+
+
+@dataclass(frozen=True)
+class ResizeSupport:
+    """What a target's Resize runs: a mode per interpolation and, for compilers with fixed upscalers
+    (Arm Vela), the allowed integer scale factors and coordinate transforms. ``None`` = no limit."""
+
+    modes: Mapping[str, str]  # nearest | linear | cubic -> native | lowered | host
+    scales: tuple[int, ...] | None = None  # upscale factors allowed besides identity and a 1x1 input
+    half_pixel_scales: tuple[int, ...] | None = None  # linear with half-pixel centres: only these factors
+    coordinate_transforms: frozenset[str] | None = None
+
+    def mode(self, interpolation: str) -> str:
+        return self.modes.get(interpolation, "host")
 ENGINES = ("systolic-os", "dot-product")  # how the MAC array consumes a GEMM (see npuready.cost.gemm)
 WEIGHT_MEMORIES = ("dram", "sram")
 
@@ -48,6 +72,12 @@ class Target:
     mul_elems_per_cycle: float | None = None  # elementwise Mul throughput; None = elementwise_elems_per_cycle
     lowering: str = "none"  # compiler lowering of ops without a kernel (npuready.cost.lowering): none | vela
     reference: Mapping[str, str] = field(default_factory=dict)  # external tool settings a mirror matches
+    # --- what the target runs beyond its op table (npuready.lint.policy reads these) ---
+    norms: Mapping[str, str] = field(default_factory=dict)  # norm op (a BatchNorm that does not fold) -> RUN_MODES
+    norm_axis_max: int | None = None  # largest normalised axis a lowered norm handles (Vela MEAN: < 4096)
+    resize: ResizeSupport = field(default_factory=lambda: ResizeSupport({"nearest": "native", "linear": "native",
+                                                                         "cubic": "host"}))
+    via: Mapping[str, str] = field(default_factory=dict)  # op (or "Resize.linear") -> how the target runs it
 
     @property
     def macs_per_cycle(self) -> int:
@@ -61,8 +91,17 @@ class Target:
         """fused / lut / host for a known activation, None when the op is not an activation."""
         return self.activations.get(op_type)
 
+    def norm_mode(self, op_type: str) -> str:
+        """How the target runs a normalisation op (an unfolded BatchNorm for ``BatchNormalization``)."""
+        if op_type in self.norms:
+            return self.norms[op_type]
+        return "native" if op_type in self.supported_ops else "host"
+
     def runs_on_npu(self, op_type: str) -> bool:
+        """Op-level answer from the declarations (node-level, with shapes and patterns: targets.support)."""
         mode = self.activations.get(op_type)
         if mode is not None:
             return mode != "host"
+        if op_type in NORM_OPS and op_type != "BatchNormalization":  # a BatchNorm that folds always runs
+            return self.norm_mode(op_type) != "host"
         return op_type in self.supported_ops

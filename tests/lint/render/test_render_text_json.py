@@ -17,7 +17,7 @@ def _mixed():
 def test_json_fields():
     data = json.loads(render([_mixed()], "json"))
     assert {"model", "target", "options", "findings", "summary", "blocked"} <= set(data)
-    assert data["options"] == {"allow_batched_input": False}
+    assert data["options"] == {"allow_batched_input": False, "profile": "target"}
     assert data["summary"] == {"errors": 1, "warnings": 1}
     assert data["blocked"] is True
     for f in data["findings"]:

@@ -12,7 +12,7 @@ from npuready.lint.report import LintReport
 from npuready.lint.rule import Rule, Severity
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
-LEVELS = {Severity.ERROR: "error", Severity.WARN: "warning"}
+LEVELS = {Severity.ERROR: "error", Severity.WARN: "warning", Severity.INFO: "note"}
 
 
 def _uri(model: str) -> str:

@@ -4,11 +4,11 @@ from __future__ import annotations
 from typing import Sequence
 
 from npuready.lint.report import LintReport
-from npuready.lint.rule import Finding
+from npuready.lint.rule import Finding, Severity
 from npuready.terminal import block
 
 BASIS = "basis: ONNX graph structure and onnxruntime acceptance - not NPU silicon."
-_HEADINGS = {"ERROR": "ERROR (blocks deployment)", "WARN": "WARN (recorded only)"}
+_HEADINGS = {"ERROR": "ERROR (blocks deployment)", "WARN": "WARN (recorded only)", "INFO": "INFO (runs natively; recorded only)"}
 MAX_LISTED = 8  # findings shown per rule in the terminal; the other formats list all
 
 
@@ -17,7 +17,7 @@ def _group(lines: list[str], label: str, findings: Sequence[Finding]) -> None:
 
     if not findings:
         return
-    lines.append(f"  {_HEADINGS[label]}")
+    lines.append(f"  {_HEADINGS.get(label, label)}")
     by_rule: dict[str, list[Finding]] = {}
     for f in findings:
         by_rule.setdefault(f.rule, []).append(f)
@@ -35,13 +35,14 @@ def _group(lines: list[str], label: str, findings: Sequence[Finding]) -> None:
 
 def render_one(r: LintReport) -> list[str]:
     verdict = "BLOCKED" if r.blocked else "ok"
-    lines = [f"{r.model}  [target {r.target}]  {verdict}: {len(r.errors)} error(s), {len(r.warnings)} warning(s)"]
+    lines = [f"{r.model}  [target {r.target}]  {verdict}: {len(r.errors)} error(s), {len(r.warnings)} warning(s)"
+             + (f", {len(r.infos)} info" if r.infos else "") + (f"  [profile {r.options.profile}]" if r.options.profile != "target" else "")]
     if r.options.allow_batched_input:
         lines.append("  note: --allow-batched-input: R001b (batch 1) not enforced (diagnostic graph)")
     if r.inference_error:
         lines.append(f"  note: shape inference incomplete ({r.inference_error}); linted what could be inferred")
-    _group(lines, "ERROR", r.errors)
-    _group(lines, "WARN", r.warnings)
+    for sev in Severity:
+        _group(lines, sev.value, [f for f in r.findings if f.severity is sev])
     return lines
 
 

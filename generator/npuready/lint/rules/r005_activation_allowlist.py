@@ -5,16 +5,12 @@ from onnx import helper
 
 from npuready.graph import Graph
 from npuready.lint import examples as ex
+from npuready.lint import policy
 from npuready.lint.rule import Finding, LintOptions, Rule, Severity
 from npuready.targets import Target
+from npuready.targets.gelu_pattern import gelu_members
+from npuready.targets.support import ACTIVATION_OPS  # noqa: F401  (re-exported: intake.risks, partition.nnapi_mirror)
 
-# Element-wise non-linearities of the ONNX standard that an NPU implements fused or as a lookup table.
-# A target may declare more (its [activations] keys count as activations for that target).
-ACTIVATION_OPS = frozenset({
-    "Relu", "LeakyRelu", "PRelu", "Clip", "Sigmoid", "HardSigmoid", "HardSwish", "Tanh", "Gelu", "Erf",
-    "Softmax", "LogSoftmax", "Hardmax", "Elu", "Selu", "Celu", "Softplus", "Softsign", "Mish",
-    "ThresholdedRelu", "Shrink", "Exp", "Swish",
-})
 ALLOWED_MODES = ("fused", "lut")
 
 
@@ -33,9 +29,11 @@ def check(graph: Graph, target: Target, options: LintOptions) -> list[Finding]:
         if mode in ALLOWED_MODES:
             continue
         where = "is marked 'host' (runs on the CPU)" if mode == "host" else "is not in the allowlist"
-        findings.append(RULE.finding(node, f"activation {node.op_type} {where} of target {target.name}", sub.scope,
-                                     value=node.op_type, mode=mode or "absent",
-                                     limit=f"one of {allowed(target)}"))
+        problem = f"activation {node.op_type} {where} of target {target.name}"
+        if node.name in gelu_members(sub):
+            problem += ", but it is the core of an exact-GELU pattern"
+        findings.append(policy.finding(RULE, sub, node, target, options, problem, value=node.op_type,
+                                       mode=mode or "absent", limit=f"one of {allowed(target)}"))
     return findings
 
 
@@ -64,5 +62,8 @@ RULE = Rule(
     notes="An activation is allowed when the target's [activations] table marks it 'fused' or 'lut'; 'host' or "
           "absent is a finding. The seed's detector heads hit this with Sigmoid: the decision was to export logits "
           "and apply sigmoid on the CPU, and also to add a Sigmoid probe so the allowlist rests on measurement. "
-          "The probes (docs/support.md) are an onnxruntime baseline, not a statement about NPU silicon.",
+          "The probes (docs/support.md) are an onnxruntime baseline, not a statement about NPU silicon. "
+          "Under the default target profile, an Erf at the core of torch's exact-GELU export (Div, Erf, Add, Mul, "
+          "Mul below opset 20) is not an ERROR on a target that runs GELU: a converter turns the pattern into one "
+          "GELU op, so the finding is INFO (lookup table) and says so; the portable profile keeps the ERROR.",
 )

@@ -4,20 +4,14 @@ from __future__ import annotations
 import numpy as np
 from onnx import helper
 
-from npuready.graph import Graph, Node
+from npuready.graph import Graph
 from npuready.lint import examples as ex
+from npuready.lint import policy
 from npuready.lint.rule import Finding, LintOptions, Rule, Severity
 from npuready.targets import Target
+from npuready.targets.support import DEFAULT_INTERPOLATION, interpolation
 
-# op -> default interpolation mode when the attribute is absent (onnx operator specs)
-DEFAULT_MODE = {"Resize": "nearest", "Upsample": "nearest", "GridSample": "linear", "RoiAlign": "linear"}
-
-
-def interpolation(node: Node) -> str:
-    if node.op_type == "RoiAlign":
-        return "linear"  # RoiAlign always samples bilinearly; its 'mode' is avg/max pooling of the samples
-    mode = str(node.attr("mode", DEFAULT_MODE[node.op_type])).lower()
-    return {"bilinear": "linear", "trilinear": "linear", "bicubic": "cubic"}.get(mode, mode)
+DEFAULT_MODE = DEFAULT_INTERPOLATION
 
 
 def check(graph: Graph, target: Target, options: LintOptions) -> list[Finding]:
@@ -27,9 +21,10 @@ def check(graph: Graph, target: Target, options: LintOptions) -> list[Finding]:
             continue
         mode = interpolation(node)
         if mode != "nearest":
-            findings.append(RULE.finding(node, f"{node.op_type} interpolates with mode '{mode}'; accelerators implement "
-                                               "it differently (coordinate transform, rounding, edge handling)",
-                                         sub.scope, value=mode, limit="nearest"))
+            findings.append(policy.finding(RULE, sub, node, target, options,
+                                           f"{node.op_type} interpolates with mode '{mode}'; accelerators implement "
+                                           "it differently (coordinate transform, rounding, edge handling)",
+                                           value=mode, limit="nearest"))
     return findings
 
 
@@ -45,7 +40,7 @@ def _resize(mode: str, name: str):
 
 
 def _bad():
-    return _resize("linear", "r007_bad")
+    return _resize("cubic", "r007_bad")  # no target runs bicubic: an ERROR in both profiles
 
 
 def _good():
@@ -65,5 +60,9 @@ RULE = Rule(
     bad_example=_bad,
     good_example=_good,
     notes="Checks Resize (default nearest), Upsample (opset 7-9; 'bilinear'/'trilinear' count as linear), "
-          "GridSample (default bilinear) and RoiAlign (always bilinear sampling).",
+          "GridSample (default bilinear) and RoiAlign (always bilinear sampling). Under the default target profile "
+          "the target's [resize] table decides: an interpolation it runs natively within its declared scale "
+          "factors and coordinate transforms (e.g. Vela's RESIZE_BILINEAR: equal 2x/4x/8x, half-pixel only 2x) "
+          "is INFO and says how; anything outside them stays an ERROR. A nearest Resize is never a finding; "
+          "one outside the target's scale factors is placed on the CPU by the partition planner, which says why.",
 )
