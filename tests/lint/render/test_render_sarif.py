@@ -60,7 +60,7 @@ def test_results_point_at_the_model_and_the_node(reports):
     assert loc["physicalLocation"]["artifactLocation"]["uri"].endswith("R003%20bad.onnx")
     assert loc["logicalLocations"][0]["name"] == "conv3d"
     assert loc["physicalLocation"]["region"] == {"startLine": 1}
-    fingerprints = [r["partialFingerprints"]["npureadyNode/v1"] for r in results]
+    fingerprints = [r["partialFingerprints"]["npureadyNode/v2"] for r in results]
     assert len(set(fingerprints)) == len(fingerprints)
     again = json.loads(render(reports, "sarif"))["runs"][0]["results"]
     assert [r["partialFingerprints"] for r in again] == [r["partialFingerprints"] for r in results]

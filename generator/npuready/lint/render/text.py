@@ -1,11 +1,17 @@
-"""Terminal rendering: one block per model, findings grouped by severity, then by rule."""
+"""Terminal rendering: one block per model, findings grouped by severity, then by rule.
+
+Waived and baselined findings are listed with their tag ("waived: reason", "baselined", "waiver
+expired …") and are not counted in the verdict.
+"""
 from __future__ import annotations
 
 import textwrap
 from typing import Sequence
 
+from npuready.lint.render.options import RenderOptions
 from npuready.lint.report import LintReport
-from npuready.lint.rule import Finding
+from npuready.lint.rule import Finding, Severity
+from npuready.lint.suppression import BASELINE, WAIVER
 
 BASIS = "basis: ONNX graph structure and onnxruntime acceptance - not NPU silicon."
 _HEADINGS = {"ERROR": "ERROR (blocks deployment)", "WARN": "WARN (recorded only)"}
@@ -17,12 +23,17 @@ def _wrapped(first: str, indent: str) -> list[str]:
     return textwrap.wrap(first, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False) or [first]
 
 
+def _listed(group: list[Finding]) -> list[Finding]:
+    """Active findings first, then suppressed ones; MAX_LISTED of them."""
+    return sorted(group, key=lambda f: f.suppressed)[:MAX_LISTED]
+
+
 def _group(lines: list[str], label: str, findings: Sequence[Finding]) -> None:
     from npuready.lint.registry import RULES
 
     if not findings:
         return
-    lines.append(f"  {_HEADINGS[label]}")
+    lines.append(f"  {_HEADINGS.get(label, label)}")
     by_rule: dict[str, list[Finding]] = {}
     for f in findings:
         by_rule.setdefault(f.rule, []).append(f)
@@ -30,27 +41,39 @@ def _group(lines: list[str], label: str, findings: Sequence[Finding]) -> None:
         rule = RULES.get(rule_id)
         title = rule.title if rule else ""
         lines.append(f"    {rule_id}  {title}  [{len(group)}]")
-        for f in group[:MAX_LISTED]:
-            lines.extend(_wrapped(f"      - {f.where}: {f.message}", " " * 8))
+        for f in _listed(group):
+            tag = f"  [{f.suppression.tag}]" if f.suppression else ""
+            lines.extend(_wrapped(f"      - {f.where}: {f.message}{tag}", " " * 8))
         if len(group) > MAX_LISTED:
             lines.append(f"      ... and {len(group) - MAX_LISTED} more (--format json lists every finding)")
-        if rule is not None:
+        if rule is not None and not all(f.suppressed for f in group):
             lines.extend(_wrapped(f"      fix: {rule.fix}", " " * 11))
 
 
+def verdict(r: LintReport) -> str:
+    counts = [f"{r.count(Severity.ERROR)} error(s)", f"{r.count(Severity.WARN)} warning(s)"]
+    counts += [f"{r.count(s)} {s.value.lower()}" for s in Severity if s not in (Severity.ERROR, Severity.WARN) and r.count(s)]
+    waived, baselined = len(r.suppressed(WAIVER)), len(r.suppressed(BASELINE))
+    counts += [f"{waived} waived"] * bool(waived) + [f"{baselined} baselined"] * bool(baselined)
+    return f"{'BLOCKED' if r.blocked else 'ok'}: {', '.join(counts)}"
+
+
 def render_one(r: LintReport) -> list[str]:
-    verdict = "BLOCKED" if r.blocked else "ok"
-    lines = [f"{r.model}  [target {r.target}]  {verdict}: {len(r.errors)} error(s), {len(r.warnings)} warning(s)"]
+    lines = [f"{r.model}  [target {r.target}]  {verdict(r)}"]
+    if r.config:
+        lines.append(f"  config: {r.config}")
+    if r.baseline:
+        lines.append(f"  baseline: {r.baseline}")
     if r.options.allow_batched_input:
         lines.append("  note: --allow-batched-input: R001b (batch 1) not enforced (diagnostic graph)")
     if r.inference_error:
         lines.append(f"  note: shape inference incomplete ({r.inference_error}); linted what could be inferred")
-    _group(lines, "ERROR", r.errors)
-    _group(lines, "WARN", r.warnings)
+    for severity in Severity:
+        _group(lines, severity.value, [f for f in r.findings if f.severity is severity])
     return lines
 
 
-def render(reports: Sequence[LintReport]) -> str:
+def render(reports: Sequence[LintReport], options: RenderOptions | None = None) -> str:
     lines: list[str] = []
     for r in reports:
         lines.extend(render_one(r))
