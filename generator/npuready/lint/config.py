@@ -1,4 +1,5 @@
-"""Lint configuration: ``[tool.npuready.lint]`` in ``pyproject.toml`` or ``[lint]`` in ``npuready.toml``.
+"""Lint configuration: ``[tool.npuready.lint]`` in ``pyproject.toml`` or ``[lint]`` in ``npuready.toml``
+(and in any other file named with ``--config``).
 
 Found like ruff finds its configuration: from the model's folder upward (then from the working folder
 upward); in one folder ``npuready.toml`` wins over ``pyproject.toml``, and a ``pyproject.toml`` counts only
@@ -110,16 +111,17 @@ def load_config(path: str | Path) -> LintConfig:
     if not path.is_file():
         raise InputError(f"{path}: configuration file not found; give an existing npuready.toml or pyproject.toml")
     data = _read_toml(path)
-    if path.name == "npuready.toml":
+    if path.name != "pyproject.toml":  # npuready.toml, or any other named file: the bare layout
         prefix, top = "", data
     else:
         if "npuready" not in data.get("tool", {}):
             raise InputError(f"{path}: no [tool.npuready] table; add [tool.npuready.lint] or name another file")
         prefix, top = "tool.npuready.", data["tool"]["npuready"]
+    _expect(path, prefix.rstrip(".") or "(top level)", top, dict, "a table")
     _check_keys(path, prefix.rstrip(".") or "(top level)", top, {"lint": "lint settings"})
     table = top.get("lint", {})
     where = f"{prefix}lint"
-    _expect(path, where, table, dict)
+    _expect(path, where, table, dict, "a table")
     return _parse_lint(path, where, table)
 
 

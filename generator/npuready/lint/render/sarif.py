@@ -93,7 +93,7 @@ def _suppressions(f: Finding) -> list[dict[str, Any]]:
     s = f.suppression
     if s is None or not s.active:
         return []
-    out = {"kind": "external", "status": "accepted", "justification": s.reason,
+    out = {"kind": "external", "justification": s.reason,  # no "status": the vendored schema calls it "state"
            "properties": {"npuready": s.kind, "source": s.source}}
     if s.expires:
         out["properties"]["expires"] = s.expires.isoformat()
