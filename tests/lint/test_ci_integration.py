@@ -128,3 +128,15 @@ def test_pre_commit_hook_selects_onnx_files_and_runs_on_them(checkout):
     assert "2 model(s): 1 blocked, 1 ok" in proc.stdout
     clean = subprocess.run(_hook_command() + passed[:1], cwd=checkout, env=_env(), capture_output=True, text=True)
     assert clean.returncode == 0 and clean.stderr == ""
+
+
+def test_readme_ci_section_config_is_valid_and_names_the_hook(tmp_path):
+    from npuready.lint.config import load_config
+
+    readme = (REPO / "README.md").read_text()
+    section = readme.split("## Lint in CI", 1)[1].split("\n## ", 1)[0]
+    toml = section.split("```toml\n", 1)[1].split("```", 1)[0]
+    cfg = load_config(write(tmp_path / "pyproject.toml", toml))
+    assert (cfg.target, cfg.ignore, [w.rule for w in cfg.waivers]) == ("edge-10", ("R004",), ["R006"])
+    assert f"id: {HOOKS[0]['id']}" in section
+    assert all(f"{key}:" in section for key in ("models", "target", "fail-on") if key in ACTION["inputs"])
