@@ -10,6 +10,7 @@ relative to the file's folder, the configuration root.
 from __future__ import annotations
 
 import datetime as dt
+import os
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -66,8 +67,6 @@ class LintConfig:
         try:
             return path.relative_to(self.root.resolve()).as_posix()
         except ValueError:
-            import os
-
             return Path(os.path.relpath(path, self.root.resolve())).as_posix()
 
     def overridden(self, **changes: Any) -> "LintConfig":
