@@ -37,7 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--select", metavar="IDS", help="comma-separated rule ids or prefixes to run (replaces the configuration's)")
     g.add_argument("--ignore", metavar="IDS", help="comma-separated rule ids or prefixes not to run (replaces the configuration's)")
     g.add_argument("--fail-on", choices=FAIL_ON, default=None,
-                   help="which active findings exit 1: error (default), warn (ERROR or WARN), never")
+                   help="which active findings exit 1: error, warn (ERROR or WARN) or never (default: the configuration's, else error)")
     g.add_argument("--baseline", metavar="FILE", help="findings recorded in FILE do not fail; only new ones do")
     g.add_argument("--write-baseline", metavar="FILE",
                    help="record today's findings (not the waived ones) in FILE; they then count as baselined")
