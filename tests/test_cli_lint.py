@@ -55,7 +55,7 @@ def test_json_output_file(tmp_path, capsys):
     assert main(["lint", str(_save(tmp_path, "R007", "bad")), "-f", "json", "-o", str(out)]) == 1
     assert capsys.readouterr().out == ""
     data = json.loads(out.read_text())
-    assert data["blocked"] is True and data["summary"] == {"errors": 1, "warnings": 0, "waived": 0, "baselined": 0}
+    assert data["blocked"] is True and data["summary"] == {"errors": 1, "warnings": 0}
     assert [f["rule"] for f in data["findings"]] == ["R007"]
 
 

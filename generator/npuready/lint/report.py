@@ -77,7 +77,6 @@ class LintReport:
         from npuready.lint.registry import RULES
 
         summary = {_PLURAL.get(s.value, s.value.lower() + "s"): self.count(s) for s in Severity}
-        summary.update({"waived": len(self.suppressed(WAIVER)), "baselined": len(self.suppressed(BASELINE))})
         return {
             "model": self.model,
             "model_key": self.key,
@@ -85,6 +84,7 @@ class LintReport:
             "options": {"allow_batched_input": self.options.allow_batched_input},
             "findings": [f.to_dict(RULES.get(f.rule)) for f in self.findings],
             "summary": summary,
+            "suppressed": {"waived": len(self.suppressed(WAIVER)), "baselined": len(self.suppressed(BASELINE))},
             "blocked": self.blocked,
             "config": self.config,
             "baseline": self.baseline,
