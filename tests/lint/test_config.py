@@ -105,7 +105,12 @@ def test_severity_override_and_fail_on(tmp_path, monkeypatch, capsys):
     write(tmp_path / "npuready.toml", '[lint]\n[lint.severity]\nR005 = "WARN"\n')
     assert main(["lint", str(model)]) == 0
     assert "WARN (recorded only)\n    R005" in capsys.readouterr().out
-    assert main(["lint", str(model), "--fail-on", "warn"]) == 1
+    assert main(["lint", str(model), "--fail-on", "warn", "-f", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert (data["blocked"], data["failed"], data["fail_on"]) == (False, True, "warn")
+    assert main(["lint", str(model), str(model), "--fail-on", "warn"]) == 1
+    out = capsys.readouterr().out
+    assert "FAILED (fail-on warn): 0 error(s), 1 warning(s)" in out and "2 model(s): 0 blocked, 2 failed, 0 ok" in out
     write(tmp_path / "npuready.toml", '[lint]\nfail-on = "never"\n')
     assert main(["lint", str(model)]) == 0
     assert main(["lint", str(model), "--fail-on", "error"]) == 1

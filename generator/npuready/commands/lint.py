@@ -79,23 +79,22 @@ def run(args: argparse.Namespace) -> int:
     overrides = {"select": _selectors("--select", args.select), "ignore": _selectors("--ignore", args.ignore),
                  "fail_on": args.fail_on, "rules_url": args.rules_url}
     baselines: dict[str, object] = {}
-    runs = []
+    reports = []
+    rules_url = None
     for model in args.models:
         config = resolve_config(model, args.config, args.isolated).overridden(**overrides)
         source = args.baseline or (str(config.baseline) if config.baseline else None)
         if source and not args.write_baseline and source not in baselines:
             baselines[source] = read_baseline(source)
-        report = lint(model, target=args.target, allow_batched_input=args.allow_batched_input, config=config,
-                      baseline=baselines.get(source) if source and not args.write_baseline else None)
-        runs.append((report, config))
+        reports.append(lint(model, target=args.target, allow_batched_input=args.allow_batched_input, config=config,
+                            baseline=baselines.get(source) if source and not args.write_baseline else None))
+        rules_url = rules_url or config.rules_url
     if args.write_baseline:
-        keys = [finding_key(r.key, f) for r, _ in runs for f in r.findings if not f.suppressed]
+        keys = [finding_key(r.key, f) for r in reports for f in r.findings if not f.suppressed]
         write_text(args.write_baseline, baseline_json(keys))
         written = read_baseline(args.write_baseline)
-        runs = [(replace(r, findings=tuple(apply_baseline(r.findings, written, r.key)), baseline=written.path), c)
-                for r, c in runs]
-    reports = [r for r, _ in runs]
-    rules_url = next((c.rules_url for _, c in runs if c.rules_url), None)
+        reports = [replace(r, findings=tuple(apply_baseline(r.findings, written, r.key)), baseline=written.path)
+                   for r in reports]
     options = RenderOptions(sarif_root=Path(args.sarif_root) if args.sarif_root else None, rules_url=rules_url)
     emit(render(reports, args.format, options), args.output)
-    return 1 if any(r.failed(c.fail_on) for r, c in runs) else 0
+    return 1 if any(r.failing for r in reports) else 0

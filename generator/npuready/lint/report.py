@@ -27,6 +27,7 @@ class LintReport:
     model_key: str = ""            # the model path relative to the configuration root (waivers, baseline, SARIF)
     config: str | None = None      # the configuration file applied, if any
     baseline: str | None = None    # the baseline file applied, if any
+    fail_on: str = "error"         # which active findings fail the run (the configuration's fail-on)
 
     @property
     def key(self) -> str:
@@ -60,8 +61,13 @@ class LintReport:
         return any(f.severity in FAIL_SEVERITIES[fail_on] for f in self.active)
 
     @property
+    def failing(self) -> bool:
+        """Whether this report fails the run under its own ``fail_on``."""
+        return self.failed(self.fail_on)
+
+    @property
     def exit_code(self) -> int:
-        return 1 if self.blocked else 0
+        return 1 if self.failing else 0
 
     def by_rule(self, rule_id: str) -> tuple[Finding, ...]:
         return tuple(f for f in self.findings if f.rule == rule_id)
@@ -86,6 +92,8 @@ class LintReport:
             "summary": summary,
             "suppressed": {"waived": len(self.suppressed(WAIVER)), "baselined": len(self.suppressed(BASELINE))},
             "blocked": self.blocked,
+            "fail_on": self.fail_on,
+            "failed": self.failing,
             "config": self.config,
             "baseline": self.baseline,
             "shape_inference_error": self.inference_error,

@@ -55,7 +55,8 @@ def verdict(r: LintReport) -> str:
     counts += [f"{r.count(s)} {s.value.lower()}" for s in Severity if s not in (Severity.ERROR, Severity.WARN) and r.count(s)]
     waived, baselined = len(r.suppressed(WAIVER)), len(r.suppressed(BASELINE))
     counts += [f"{waived} waived"] * bool(waived) + [f"{baselined} baselined"] * bool(baselined)
-    return f"{'BLOCKED' if r.blocked else 'ok'}: {', '.join(counts)}"
+    state = "BLOCKED" if r.blocked else f"FAILED (fail-on {r.fail_on})" if r.failing else "ok"
+    return f"{state}: {', '.join(counts)}"
 
 
 def render_one(r: LintReport) -> list[str]:
@@ -79,7 +80,8 @@ def render(reports: Sequence[LintReport], options: RenderOptions | None = None) 
         lines.extend(render_one(r))
         lines.append("")
     if len(reports) > 1:
-        blocked = sum(r.blocked for r in reports)
-        lines.append(f"{len(reports)} model(s): {blocked} blocked, {len(reports) - blocked} ok")
+        blocked, failing = sum(r.blocked for r in reports), sum(r.failing for r in reports)
+        other = f", {failing - blocked} failed" if failing > blocked else ""
+        lines.append(f"{len(reports)} model(s): {blocked} blocked{other}, {len(reports) - failing} ok")
     lines.append(BASIS)
     return "\n".join(lines) + "\n"
