@@ -126,6 +126,7 @@ def test_pre_commit_hook_selects_onnx_files_and_runs_on_them(checkout):
     assert proc.returncode == 1, proc.stderr
     assert "models/sub/bad.onnx  [target edge-10]  BLOCKED: 2 error(s), 0 warning(s)" in proc.stdout
     assert "2 model(s): 1 blocked, 1 ok" in proc.stdout
+    assert f"  config: {checkout.resolve() / 'pyproject.toml'}" in proc.stdout  # found from the model upward
     clean = subprocess.run(_hook_command() + passed[:1], cwd=checkout, env=_env(), capture_output=True, text=True)
     assert clean.returncode == 0 and clean.stderr == ""
 
