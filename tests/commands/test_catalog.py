@@ -18,3 +18,9 @@ def test_intake_defaults_are_the_ones_apply_uses():
     from npuready.intake import apply
 
     assert (catalog.NAIVE_IMAGES, catalog.RECOVERY_STEPS) == (apply.NAIVE_IMAGES, apply.RECOVERY_STEPS)
+
+
+def test_fail_on_choices_match_the_lint_configuration():
+    from npuready.lint.config import FAIL_ON
+
+    assert catalog.FAIL_ON == FAIL_ON

@@ -15,3 +15,6 @@ OBSERVER_NAMES: tuple[str, ...] = ("entropy", "minmax", "mse", "percentile")
 # npuready.intake.apply.NAIVE_IMAGES and RECOVERY_STEPS
 NAIVE_IMAGES = 16
 RECOVERY_STEPS = 200
+
+# npuready.lint.config.FAIL_ON
+FAIL_ON: tuple[str, ...] = ("error", "warn", "never")

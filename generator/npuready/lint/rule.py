@@ -8,6 +8,7 @@ from typing import Any, Callable, Mapping
 import onnx
 
 from npuready.graph import Graph, Node
+from npuready.lint.suppression import Suppression
 from npuready.targets import Target
 
 
@@ -42,6 +43,12 @@ class Finding:
     message: str
     evidence: Mapping[str, Any] = field(default_factory=dict)
     graph: str = ""  # "" for the main graph, else e.g. "If_3/then_branch"
+    suppression: Suppression | None = None  # set by configuration (waiver) or a baseline, never by a check
+
+    @property
+    def suppressed(self) -> bool:
+        """True when an active waiver or a baseline entry keeps this finding from failing the run."""
+        return self.suppression is not None and self.suppression.active
 
     @property
     def node_path(self) -> str:
@@ -57,6 +64,7 @@ class Finding:
         out = {
             "rule": self.rule, "severity": str(self.severity), "node": self.node, "op_type": self.op_type,
             "message": self.message, "evidence": _plain(self.evidence), "graph": self.graph,
+            "suppression": self.suppression.to_dict() if self.suppression else None,
         }
         if rule is not None:
             out["reason"] = rule.why

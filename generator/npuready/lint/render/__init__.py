@@ -4,9 +4,10 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from npuready.lint.render import json_format, junit, sarif, text
+from npuready.lint.render.options import RenderOptions
 from npuready.lint.report import LintReport
 
-RENDERERS: dict[str, Callable[[Sequence[LintReport]], str]] = {
+RENDERERS: dict[str, Callable[[Sequence[LintReport], RenderOptions], str]] = {
     "text": text.render,
     "json": json_format.render,
     "sarif": sarif.render,
@@ -14,5 +15,5 @@ RENDERERS: dict[str, Callable[[Sequence[LintReport]], str]] = {
 }
 
 
-def render(reports: Sequence[LintReport], fmt: str = "text") -> str:
-    return RENDERERS[fmt](reports)
+def render(reports: Sequence[LintReport], fmt: str = "text", options: RenderOptions | None = None) -> str:
+    return RENDERERS[fmt](reports, options or RenderOptions())
