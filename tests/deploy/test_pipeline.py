@@ -45,7 +45,7 @@ def test_passing_model_is_registered_with_hashes_and_evidence(work):
     assert entry["files"]["qdq"]["path"] == f"good/edge-10/{entry['version']}/qdq.onnx"
     assert sorted(entry["evidence"]) == sorted(STAGES[:-1])
     ev = entry["evidence"]
-    assert ev["lint"]["evidence"]["summary"] == {"errors": 0, "warnings": 3}
+    assert ev["lint"]["evidence"]["summary"] == {"errors": 0, "warnings": 3, "infos": 0}
     assert ev["partition"]["evidence"]["verdict"] == "one-body"
     assert ev["cost"]["evidence"]["evidence"] == "simulated"
     assert ev["calibrate"]["evidence"]["calibration_images"] == 12

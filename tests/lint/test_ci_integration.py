@@ -22,6 +22,11 @@ ACTION = yaml.safe_load((REPO / "action.yml").read_text())
 HOOKS = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
 
 
+def _flat(text: str) -> str:
+    """Text output wraps to the terminal width: compare with whitespace collapsed."""
+    return " ".join(text.split())
+
+
 def _env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "NPUREADY_"))}
     env["PYTHONPATH"] = str(REPO / "generator")
@@ -126,7 +131,7 @@ def test_pre_commit_hook_selects_onnx_files_and_runs_on_them(checkout):
     assert proc.returncode == 1, proc.stderr
     assert "models/sub/bad.onnx  [target edge-10]  BLOCKED: 2 error(s), 0 warning(s)" in proc.stdout
     assert "2 model(s): 1 blocked, 1 ok" in proc.stdout
-    assert f"  config: {checkout.resolve() / 'pyproject.toml'}" in proc.stdout  # found from the model upward
+    assert f"config: {checkout.resolve() / 'pyproject.toml'}" in _flat(proc.stdout)  # found from the model upward
     clean = subprocess.run(_hook_command() + passed[:1], cwd=checkout, env=_env(), capture_output=True, text=True)
     assert clean.returncode == 0 and clean.stderr == ""
 

@@ -56,9 +56,11 @@ def finding(rule: Rule, sub: Graph, node: Node, target: Target, options: LintOpt
     severity the profile gives it. The evidence records the target's mode and the profile."""
     support = node_support(sub, node, target)
     sev = severity(rule, support, options.profile)
-    tail = f"{support.how}, but the portable profile forbids it" if support.runs and sev is Severity.ERROR \
-        else support.how
-    return rule.finding(node, f"{problem}; {tail}", sub.scope, severity=sev,
+    if support.runs:  # say how it runs (and, in the portable profile, that it is still forbidden)
+        message = f"{problem}; {support.how}" + (", but the portable profile forbids it" if sev is Severity.ERROR else "")
+    else:  # the rule's problem already says why the target cannot run it
+        message = problem
+    return rule.finding(node, message, sub.scope, severity=sev,
                         **evidence, target_mode=support.mode, profile=options.profile)
 
 

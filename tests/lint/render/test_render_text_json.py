@@ -18,7 +18,7 @@ def test_json_fields():
     data = json.loads(render([_mixed()], "json"))
     assert {"model", "target", "options", "findings", "summary", "blocked"} <= set(data)
     assert data["options"] == {"allow_batched_input": False, "profile": "target"}
-    assert data["summary"] == {"errors": 1, "warnings": 1}
+    assert data["summary"] == {"errors": 1, "warnings": 1, "infos": 0}
     assert data["suppressed"] == {"waived": 0, "baselined": 0}
     assert data["blocked"] is True
     for f in data["findings"]:
