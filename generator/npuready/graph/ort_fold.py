@@ -23,8 +23,9 @@ MAX_BYTES = 1 << 31  # protobuf's limit: larger models are not serialised for th
 # passes that merge equal values under one name or remove no-op nodes (x*1, int64→int64 Cast, Identity…):
 # each would hide a folded value under another node's name
 KEEP_NAMES = ["ConstantSharing", "CommonSubexpressionElimination", "NoopElimination", "CastElimination",
-              "EliminateIdentity", "EliminateSlice", "UnsqueezeElimination", "ExpandElimination", "EliminateDropout",
-              "DivMulFusion"]
+              "CastChainElimination", "EliminateIdentity", "EliminateSlice", "UnsqueezeElimination",
+              "ExpandElimination", "EliminateDropout", "DivMulFusion", "ReshapeFusion", "PreShapeNodeElimination",
+              "GatherToSliceFusion"]
 MAX_VALUE_ELEMENTS = 1 << 16  # shape computations are small; large folded tensors are not needed for shapes
 
 
