@@ -5,6 +5,7 @@ import argparse
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from npuready.commands.shape_args import add_shape_args
     from npuready.lint.registry import RULES
     from npuready.targets import DEFAULT_TARGET
 
@@ -22,15 +23,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--allow-batched-input", action="store_true",
                    help="exempt diagnostic/probe graphs from R001b (batch 1); never use for deployment graphs")
     p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    add_shape_args(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from npuready.commands.output import emit
+    from npuready.commands.shape_args import load_pinned
     from npuready.lint import lint
     from npuready.lint.render import render
 
-    reports = [lint(m, target=args.target, allow_batched_input=args.allow_batched_input) for m in args.models]
+    reports = [lint(load_pinned(m, args), target=args.target, allow_batched_input=args.allow_batched_input)
+               for m in args.models]
     text = render(reports, args.format)
     emit(text, args.output)
     return 1 if any(r.blocked for r in reports) else 0

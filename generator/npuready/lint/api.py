@@ -28,4 +28,5 @@ def lint(model: "str | os.PathLike | onnx.ModelProto | Graph", target: "str | Ta
                                  f.graph, node_order.get(f.node, -1)))
     name = str(graph.path) if graph.path else graph.name
     return LintReport(model=name, target=tgt.name, options=options, findings=tuple(findings),
-                      inference_error=graph.inference_error, rules_run=tuple(r.id for r in selected))
+                      inference_error=graph.inference_error, rules_run=tuple(r.id for r in selected),
+                      shapes=graph.shape_summary())

@@ -15,6 +15,7 @@ class LintReport:
     findings: tuple[Finding, ...]
     inference_error: str | None = None
     rules_run: tuple[str, ...] = field(default=())
+    shapes: dict[str, Any] = field(default_factory=dict)  # Graph.shape_summary(): folded counts, pins
 
     @property
     def errors(self) -> tuple[Finding, ...]:
@@ -53,6 +54,7 @@ class LintReport:
             "summary": {"errors": len(self.errors), "warnings": len(self.warnings)},
             "blocked": self.blocked,
             "shape_inference_error": self.inference_error,
+            "shapes": self.shapes,
             "rules_run": list(self.rules_run),
             "basis": "ONNX graph structure and onnxruntime acceptance; not NPU hardware",
         }

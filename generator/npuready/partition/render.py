@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from npuready.atomic import dumps_json
+from npuready.graph.shapes_text import shapes_line
 
 
 def _bytes(n: int | None) -> str:
@@ -37,6 +38,8 @@ def render_text(plan) -> str:
         lines.append("  none")
     if d["folded"]:
         lines.append(f"folded (constants / shape helpers, follow their consumers): {len(d['folded'])} nodes")
+    if d.get("shapes"):
+        lines.append(shapes_line(d["shapes"]))
     lines.append("")
     lines.append("calibration data:")
     lines.append("  with CPU offload (original input): " + "; ".join(_tensor(t) for t in d["calibration"]["cpu_offload"]["tensors"]))

@@ -4,6 +4,7 @@ from __future__ import annotations
 import textwrap
 from typing import Sequence
 
+from npuready.graph.shapes_text import shapes_line
 from npuready.lint.report import LintReport
 from npuready.lint.rule import Finding
 
@@ -43,6 +44,8 @@ def render_one(r: LintReport) -> list[str]:
     lines = [f"{r.model}  [target {r.target}]  {verdict}: {len(r.errors)} error(s), {len(r.warnings)} warning(s)"]
     if r.options.allow_batched_input:
         lines.append("  note: --allow-batched-input: R001b (batch 1) not enforced (diagnostic graph)")
+    if r.shapes:
+        lines.append(f"  {shapes_line(r.shapes)}")
     if r.inference_error:
         lines.append(f"  note: shape inference incomplete ({r.inference_error}); linted what could be inferred")
     _group(lines, "ERROR", r.errors)
