@@ -50,7 +50,7 @@ def test_cost_with_batch_1_equals_the_static_export(models, capsys):
         pinned = _json(capsys, ["cost", models["dyn"], *pins])
         assert pinned["total"]["cycles"] == static["total"]["cycles"] > 0
         assert [la["cycles"] for la in pinned["layers"]] == [la["cycles"] for la in static["layers"]]
-    assert pinned["shapes"] == {"shape_ops_folded": 4, "folded_nodes": 7, "pinned": "--input-shape image=1,4,2,2"}
+    assert pinned["shapes"] == {"shape_ops_folded": 4, "folded_nodes": 7, "unresolved_values": 0, "pinned": "--input-shape image=1,4,2,2"}
 
 
 def test_partition_with_batch_1_equals_the_static_export(models, capsys):
@@ -58,7 +58,7 @@ def test_partition_with_batch_1_equals_the_static_export(models, capsys):
     pinned = _json(capsys, ["partition", models["dyn"], "--batch", "1"])
     assert pinned["placements"] == static["placements"]
     assert pinned["verdict"] == static["verdict"] == "one-body"
-    assert pinned["shapes"] == {"shape_ops_folded": 4, "folded_nodes": 7, "pinned": "--batch 1"}
+    assert pinned["shapes"] == {"shape_ops_folded": 4, "folded_nodes": 7, "unresolved_values": 0, "pinned": "--batch 1"}
 
 
 def test_lint_runs_unpinned_and_pinning_clears_r001a(models, capsys):
@@ -107,3 +107,10 @@ def test_the_same_input_twice_is_refused(models, capsys):
     assert main(["cost", models["dyn"], "--input-shape", "image=1,4,2,2", "--input-shape", "image=2,4,2,2"]) == 2
     assert capsys.readouterr().err == ("npuready cost: error: --input-shape: input 'image' given more than once; "
                                        "give each input one shape\n")
+
+
+@pytest.mark.parametrize("verb", ["lint", "partition", "cost"])
+def test_text_reports_say_how_many_shape_ops_were_folded(verb, models, capsys):
+    main([verb, models["dyn"], "--batch", "1"])
+    assert "shapes: 4 shape op(s) folded (7 node(s) known before inference); pinned --batch 1\n" in \
+        capsys.readouterr().out

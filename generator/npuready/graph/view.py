@@ -285,8 +285,10 @@ class Graph:
 
     def shape_summary(self) -> dict[str, Any]:
         """What shape resolution did, for the reports: folded node counts and the pins applied."""
+        from npuready.graph.dynamic import unresolved_values
+
         return {"shape_ops_folded": len(self.shape_folded), "folded_nodes": len(self.folded),
-                "pinned": self.pinned or None}
+                "unresolved_values": len(unresolved_values(self)), "pinned": self.pinned or None}
 
     @property
     def output_names(self) -> tuple[str, ...]:

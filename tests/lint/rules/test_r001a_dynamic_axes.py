@@ -59,17 +59,15 @@ def test_pinned_batch_clears_every_finding():
 
     report = lint(load(sp.cls_token("batch"), pins=ShapePins(batch=1)))
     assert report.by_rule("R001a") == ()
-    assert report.shapes == {"shape_ops_folded": 7, "folded_nodes": 15, "pinned": "--batch 1"}
+    assert report.shapes == {"shape_ops_folded": 7, "folded_nodes": 15, "unresolved_values": 0, "pinned": "--batch 1"}
 
 
-def test_an_inference_gap_on_a_static_graph_is_not_dynamism():
-    """A dim no tool resolves, on a graph whose inputs are all static, does not depend on the input."""
+def test_an_unresolved_dim_on_a_static_graph_is_not_dynamism():
+    """The onnx wheel's sequence model: SequenceAt's output size is set by the sequence, not the inputs."""
+    from npuready.experiments.onnx_corpus import corpus_root
     from npuready.graph import load
-    from npuready.lint.rules.r001a_dynamic_axes import _input_dependent
+    from npuready.lint import lint
 
-    depends = _input_dependent(load(ex.conv_relu(shape=(1, 3, 16, 16))))
-    assert (depends("unk__3"), depends(None)) == (False, False)
-    depends = _input_dependent(load(ex.conv_relu(shape=("N", 3, 16, 16))))
-    assert (depends("2*N"), depends("unk__3"), depends(None)) == (True, False, False)
-    depends = _input_dependent(load(ex.conv_relu(shape=(None, 3, 16, 16))))
-    assert (depends("unk__3"), depends(None)) == (True, True)
+    report = lint(load(corpus_root() / "simple" / "test_sequence_model1" / "model.onnx"))
+    assert report.by_rule("R001a") == ()
+    assert report.shapes["unresolved_values"] == 1

@@ -1,9 +1,8 @@
 """R001a — no dynamic axes, anywhere, no exemption."""
 from __future__ import annotations
 
-import re
-
 from npuready.graph import Graph
+from npuready.graph.dynamic import input_dependent
 from npuready.lint import examples as ex
 from npuready.lint.data_dependent import tainted_values
 from npuready.lint.rule import Finding, LintOptions, Rule, Severity
@@ -14,31 +13,10 @@ def _dynamic_dims(shape) -> list[int]:
     return [i for i, d in enumerate(shape) if not (isinstance(d, int) and d >= 0)]
 
 
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def _input_dependent(graph: Graph):
-    """A predicate on dims: does this non-static dim follow from a graph input's symbolic or unknown dim?
-
-    Shapes are resolved before the rules run (``npuready.graph.resolve``): a dim that still carries a graph
-    input's dim name (``batch``, ``2*batch``) depends on the input. A dim left unknown (or named by the
-    inference tool, ``unk__3``) can only depend on the input when some input dim is itself unknown;
-    otherwise it is a gap of shape inference, not dynamism."""
-    symbols = {d for t in graph.inputs for d in (t.shape or ()) if isinstance(d, str)}
-    unknown_input = any(t.shape is None or any(d is None for d in t.shape) for t in graph.inputs)
-
-    def depends(d) -> bool:
-        if isinstance(d, str) and symbols.intersection(_NAME.findall(d)):
-            return True
-        return unknown_input
-
-    return depends
-
-
 def check(graph: Graph, target: Target, options: LintOptions) -> list[Finding]:
     findings: list[Finding] = []
     tainted = tainted_values(graph)  # sizes set by a data-dependent op: reported once, by R002
-    depends = _input_dependent(graph)
+    depends = input_dependent(graph)  # shapes are resolved: what is left non-static, does it follow from an input?
     for io, kind in [(t, "input") for t in graph.inputs] + [(t, "output") for t in graph.outputs]:
         if io.name in tainted:
             continue
