@@ -88,7 +88,10 @@ def _input_value(graph: "Graph", name: str) -> np.ndarray | None:
     p = graph.producers.get(name)
     if p is None or p.name in graph.shape_folded or p.name not in graph.folded or p.op_type == "Constant":
         return graph.constant(name)
-    return value(graph, p, name)
+    memo = graph.__dict__.setdefault("_folded_inputs", {})  # each such value is evaluated once per graph
+    if name not in memo:
+        memo[name] = value(graph, p, name)
+    return memo[name]
 
 
 def _shape_value(graph: "Graph", node: "Node") -> np.ndarray | None:
