@@ -1,12 +1,12 @@
 from npuready.graph import load
 from npuready.partition.examples import uint8_classifier, yolo_like
-from npuready.partition.placement import CPU, FOLDED, NPU, folded_nodes, place
+from npuready.partition.placement import CPU, FOLDED, NPU, place
 from npuready.targets import load_target
 
 
 def test_folded_constants_and_shape_helpers_of_the_detector():
     g = load(yolo_like())
-    assert folded_nodes(g) == {"anchor_points", "cls_shape", "cls_shape_nc", "cls_target"}
+    assert g.folded == {"anchor_points", "cls_shape", "cls_shape_nc", "cls_target"}
 
 
 def test_reasons_lint_unsupported_dynamic():

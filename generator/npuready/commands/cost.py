@@ -5,6 +5,7 @@ import argparse
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from npuready.commands.shape_args import add_shape_args
     from npuready.targets import DEFAULT_TARGET
 
     p = sub.add_parser(
@@ -15,7 +16,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "NPU<->host transfers; totals, latency and inferences/s. Every figure is SIMULATED from the "
                     "target's data file, not measured on silicon. Q/DQ nodes are folded into int8 layers and float "
                     "models are costed as their INT8 build.",
-        epilog="Exit codes: 0 ok, 2 unusable input (missing/invalid model, unknown target). "
+        epilog="Exit codes: 0 ok, 2 unusable input (missing/invalid model, unknown target, a graph input with an "
+               "unpinned dynamic dim: pin it with --batch or --input-shape). "
                "JSON contract: total.cycles, total.latency_s, layers[] with node, op_type, cycles, bound.")
     p.add_argument("model", help="path to an .onnx file")
     p.add_argument("--target", "-t", default=DEFAULT_TARGET,
@@ -23,15 +25,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", "-f", choices=("text", "json"), default="text", help="output format (default: text)")
     p.add_argument("--all-layers", action="store_true", help="text: also list free, fused and folded nodes")
     p.add_argument("--output", "-o", help="write the report to this file instead of stdout")
+    add_shape_args(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from npuready.commands.output import emit
+    from npuready.commands.shape_args import load_pinned
     from npuready.cost import estimate
     from npuready.cost.render import to_json, to_text
 
-    report = estimate(args.model, args.target)
+    report = estimate(load_pinned(args.model, args), args.target)
     text = to_json(report) if args.format == "json" else to_text(report, all_layers=args.all_layers)
     emit(text, args.output)
     return 0

@@ -16,6 +16,7 @@ CALIB_HELP = (
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from npuready.commands.shape_args import add_shape_args
     from npuready.targets import DEFAULT_TARGET
 
     p = sub.add_parser(
@@ -56,6 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--engine", choices=["numpy", "cpp"], default="numpy",
                    help="integer engine for the parity gate (bit-identical twins; cpp is faster; default: numpy)")
     p.add_argument("--format", "-f", choices=["text", "json"], default="text", help="report format (default: text)")
+    add_shape_args(p)
     p.set_defaults(func=run)
 
 
@@ -71,11 +73,14 @@ def command_line(args: argparse.Namespace) -> str:
             parts += [flag, str(value)]
     if args.per_tensor:
         parts.append("--per-tensor")
-    return shlex.join(parts)
+    from npuready.commands.shape_args import pin_arguments
+
+    return shlex.join(parts + pin_arguments(args))
 
 
 def run(args: argparse.Namespace) -> int:
     from npuready.atomic import dumps_json
+    from npuready.commands.shape_args import pins_from
     from npuready.deploy.pipeline import Settings, deploy
     from npuready.deploy.render import render_text
     from npuready.errors import InputError
@@ -91,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
                         name=args.name or src.zoo_name, calib_images=args.calib_images,
                         parity_images=args.parity_images, per_channel=not args.per_tensor,
                         min_agreement=args.min_agreement, max_drop=args.max_drop, preprocess=preprocess,
-                        seed=args.seed, engine=args.engine)
+                        seed=args.seed, engine=args.engine, pins=pins_from(args))
     log = (lambda s: print(f"deploy: {s}", file=sys.stderr)) if sys.stderr.isatty() else (lambda s: None)
     result = deploy(src.path, settings, command_line(args), log=log)
     sys.stdout.write(dumps_json(result.to_dict()) if args.format == "json" else render_text(result))

@@ -7,6 +7,7 @@ import sys
 
 def register(sub: argparse._SubParsersAction) -> None:
     from npuready.commands.catalog import NAIVE_IMAGES, RECOVERY_STEPS
+    from npuready.commands.shape_args import add_shape_args
     from npuready.targets import DEFAULT_TARGET
 
     p = sub.add_parser(
@@ -33,6 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--eval-images", type=int, default=None,
                    help="--apply: stratified test images to measure accuracy on (default: all 1000 of the subset)")
     p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    add_shape_args(p)
     p.set_defaults(func=run)
 
 
@@ -40,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
     import logging
 
     from npuready.commands.output import emit
+    from npuready.commands.shape_args import pins_from
     from npuready.errors import InputError
     from npuready.intake import intake
     from npuready.intake.render import render
@@ -52,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     log = (lambda s: print(f"intake: {s}", file=sys.stderr)) if sys.stderr.isatty() else (lambda s: None)
     report = intake(args.model, args.target, apply=args.apply, recovery_steps=args.recovery_steps,
                     eval_images=args.eval_images, log=log,
-                    show_progress=sys.stderr.isatty())
+                    show_progress=sys.stderr.isatty(), pins=pins_from(args))
     text = render(report, args.format)
     emit(text, args.output)
     return 0

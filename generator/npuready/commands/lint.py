@@ -10,6 +10,7 @@ import argparse
 
 def register(sub: argparse._SubParsersAction) -> None:
     from npuready.commands.catalog import FAIL_ON, RULE_IDS
+    from npuready.commands.shape_args import add_shape_args
     from npuready.targets import DEFAULT_TARGET
 
     p = sub.add_parser(
@@ -38,6 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="severity policy: 'target' = what the target runs is not an ERROR (default); 'portable' = the "
                         "strict portability rules, the same ERRORs on every target")
     p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    add_shape_args(p)
     g = p.add_argument_group("configuration")
     g.add_argument("--config", metavar="FILE", help="use this npuready.toml or pyproject.toml instead of searching")
     g.add_argument("--isolated", action="store_true", help="ignore every configuration file")
@@ -74,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
     from npuready.atomic import write_text
     from npuready.commands.output import emit
+    from npuready.commands.shape_args import load_pinned
     from npuready.errors import InputError
     from npuready.lint import lint
     from npuready.lint.baseline import apply_baseline, baseline_json, finding_key, read_baseline
@@ -93,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         source = args.baseline or (str(config.baseline) if config.baseline else None)
         if source and not args.write_baseline and source not in baselines:
             baselines[source] = read_baseline(source)
-        reports.append(lint(model, target=args.target, allow_batched_input=args.allow_batched_input, config=config,
+        reports.append(lint(load_pinned(model, args), target=args.target, allow_batched_input=args.allow_batched_input, config=config,
                             profile=args.profile,
                             baseline=baselines.get(source) if source and not args.write_baseline else None))
         rules_url = rules_url or config.rules_url

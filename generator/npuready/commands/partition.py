@@ -6,6 +6,7 @@ import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from npuready.commands.shape_args import add_shape_args
     from npuready.targets import DEFAULT_TARGET
 
     p = sub.add_parser(
@@ -17,7 +18,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "with the npuready.runtime function that implements it. Constants and shape helpers are "
                     "folded: they follow their consumers. The plan rests on ONNX structure, not on NPU silicon.",
         epilog="Exit codes: 0 plan written (whatever the verdict), 2 unusable input (bad model, unknown target, "
-               "unwritable --extract folder). --extract DIR writes head.onnx, body_0.onnx, body_1.onnx ... (always "
+               "unwritable --extract folder, a graph input with an unpinned dynamic dim: pin it with --batch or "
+               "--input-shape). --extract DIR writes head.onnx, body_0.onnx, body_1.onnx ... (always "
                "indexed), cpu_<k>.onnx between bodies, tail.onnx, and manifest.json (run order and connections).")
     p.add_argument("model", metavar="MODEL.onnx", help="ONNX model file")
     p.add_argument("--target", "-t", default=DEFAULT_TARGET, help=f"NPU target name (default: {DEFAULT_TARGET}; see 'npuready targets')")
@@ -29,15 +31,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--allow-batched-input", action="store_true",
                    help="lint with R001b exempted (diagnostic graphs only)")
     p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    add_shape_args(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from npuready.commands.output import emit
+    from npuready.commands.shape_args import load_pinned
     from npuready.partition import extract, plan_partition
     from npuready.partition.render import render
 
-    plan = plan_partition(args.model, target=args.target, allow_batched_input=args.allow_batched_input, edges=args.edges)
+    plan = plan_partition(load_pinned(args.model, args), target=args.target, allow_batched_input=args.allow_batched_input, edges=args.edges)
     text = render(plan, args.format)
     if args.extract:
         try:

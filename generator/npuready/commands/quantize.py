@@ -7,6 +7,7 @@ import sys
 
 def register(sub: argparse._SubParsersAction) -> None:
     from npuready.commands.catalog import OBSERVER_NAMES
+    from npuready.commands.shape_args import add_shape_args
 
     p = sub.add_parser(
         "quantize", help="post-training INT8 quantisation of a float ONNX model to QDQ ONNX",
@@ -28,20 +29,21 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="activation type (default: int8; the integer engine needs int8)")
     p.add_argument("--baseline", action="store_true",
                    help="write onnxruntime quantize_static (MinMax) instead of our observer")
+    add_shape_args(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from npuready.atomic import write_bytes
     from npuready.errors import InputError
-    from npuready.graph import load
+    from npuready.commands.shape_args import load_pinned
     from npuready.quant.inputs import load_inputs
     from npuready.quant.ptq import baseline_model, quantize_model
     from npuready.verify.data_check import check_calibration
 
     if args.images < 1:
         raise InputError(f"--images {args.images}: must be at least 1")
-    g = load(args.model)
+    g = load_pinned(args.model, args)
     if any(n.op_type in ("QuantizeLinear", "DequantizeLinear") for n in g.nodes):
         raise InputError(f"{args.model}: already quantised (has QuantizeLinear/DequantizeLinear); give the float model")
     shape = tuple(d if isinstance(d, int) else 1 for d in (g.inputs[0].shape or ()))

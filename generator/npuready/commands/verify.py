@@ -6,6 +6,8 @@ import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from npuready.commands.shape_args import add_shape_args
+
     p = sub.add_parser(
         "verify", help="parity ladder float → fake-quant → integer engine, with a deployment gate",
         description="Run the float model (onnxruntime), its QDQ model as fake-quant (onnxruntime, no fusion) and "
@@ -40,6 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--save-integer-graph", metavar="FILE.npz",
                    help="also write the exported integer graph (int8 weights, int32 bias, M0/shift, zero points, "
                         "declared rounding per op) to FILE.npz")
+    add_shape_args(p)
     p.set_defaults(func=run)
 
 
@@ -59,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
 
     from npuready.commands.output import emit
     from npuready.errors import InputError
-    from npuready.graph import load
+    from npuready.commands.shape_args import load_pinned
     from npuready.quant.inputs import load_inputs
     from npuready.verify.data_check import check_evaluation, check_npz_counts, output_classes
     from npuready.verify.gate import GateLimits, gate
@@ -70,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--images {args.images}: must be at least 1")
     if not 0 <= args.min_agreement <= 1 or not 0 <= args.max_drop <= 1:
         raise InputError("--min-agreement and --max-drop: must be fractions in [0, 1]")
-    fm, qm = load(args.float_model), load(args.qdq_model)
+    fm, qm = load_pinned(args.float_model, args), load_pinned(args.qdq_model, args)
     shape = tuple(d if isinstance(d, int) else 1 for d in (fm.inputs[0].shape or ()))
     check_npz_counts(args.data)
     data = load_inputs(args.data, args.images, shape)

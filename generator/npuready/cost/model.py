@@ -34,6 +34,7 @@ from npuready.cost.placement import CPU, FOLDED, NPU, place_nodes
 from npuready.cost.report import CostReport, LayerCost, Transfer
 from npuready.cost.workload import HOST_FLOPS, Workload, workload
 from npuready.graph import Graph, Node, load
+from npuready.partition.unresolved import require_pinned
 from npuready.targets import DEFAULT_TARGET, Target, load_target
 
 BINARY_OPS = frozenset({"Add", "Sub", "Mul", "Div", "Max", "Min", "Pow", "Sum", "Mean", "BitShift"})
@@ -43,7 +44,10 @@ DW_KERNEL_STEP = 4  # kernel elements a dot-product engine's depthwise mode cons
 
 
 def estimate(model: "str | os.PathLike | Graph", target: "str | Target" = DEFAULT_TARGET) -> CostReport:
+    """Cost every node of ``model`` on ``target``. Raises ``InputError`` when a graph input's dims are not
+    pinned (load the graph with ``pins``; ``npuready.partition.unresolved``)."""
     graph = load(model)
+    require_pinned(graph, "the cost model")
     tgt = load_target(target)
     placed = place_nodes(graph, tgt)
     layers = []
@@ -64,7 +68,7 @@ def estimate(model: "str | os.PathLike | Graph", target: "str | Target" = DEFAUL
         notes.append(f"{len(unknown)} node(s) with unknown shapes cost 0: {', '.join(unknown[:5])}")
     label = str(graph.path) if graph.path else graph.name
     return CostReport(label, tgt.name, tgt.clock_mhz, tgt.macs_per_cycle, tuple(layers), tuple(transfers),
-                      placed.source, tuple(notes))
+                      placed.source, tuple(notes), graph.shape_summary())
 
 
 def _fused(graph: Graph, node: Node) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from npuready.atomic import dumps_json
 from npuready.bytesize import counted, human
 from npuready.cost.report import BASIS, CostReport
+from npuready.graph.shapes_text import shapes_line
 from npuready.terminal import Column, block, table
 
 # the per-layer table; on a narrow terminal the columns with the highest ``drop`` go first
@@ -68,5 +69,7 @@ def to_text(report: CostReport, all_layers: bool = False, width: int | None = No
         f"  memory: {t['sram_bytes']} B SRAM, {t['dram_bytes']} B DRAM; energy {t['energy_uj']:.3f} µJ; "
         f"{t['compute_bound']} compute-bound, {t['memory_bound']} memory-bound layer(s)",
     ]
+    if report.shapes:
+        lines.append(shapes_line(report.shapes))
     lines += [f"note: {n}" for n in report.notes]
     return block(lines, width)

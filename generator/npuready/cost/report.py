@@ -75,6 +75,7 @@ class CostReport:
     transfers: tuple[Transfer, ...]
     placement_source: str
     notes: tuple[str, ...] = field(default=())
+    shapes: dict[str, Any] = field(default_factory=dict)  # Graph.shape_summary(): folded counts, pins
 
     # ----- totals ---------------------------------------------------------------------------
     @property
@@ -127,7 +128,7 @@ class CostReport:
         return {
             "evidence": EVIDENCE, "basis": BASIS, "model": self.model, "target": self.target,
             "clock_mhz": self.clock_mhz, "macs_per_cycle": self.macs_per_cycle,
-            "placement_source": self.placement_source, "notes": list(self.notes),
+            "placement_source": self.placement_source, "notes": list(self.notes), "shapes": self.shapes,
             "total": self.total(), "layers": [layer.to_dict() for layer in self.layers],
             "transfers": [t.to_dict() for t in self.transfers],
         }

@@ -18,6 +18,7 @@ from npuready.deploy.faults import checkpoint
 from npuready.deploy.names import check_name
 from npuready.deploy.registry import Registry
 from npuready.errors import InputError
+from npuready.graph.pins import ShapePins
 
 EXIT_REGISTERED, EXIT_BLOCKED = 0, 1
 
@@ -37,6 +38,7 @@ class Settings:
     preprocess: str | None = None
     seed: int = 0
     engine: str = "numpy"      # integer engine of the parity ladder: numpy | cpp (bit-identical twins)
+    pins: ShapePins = ShapePins()  # --input-shape / --batch, applied before any stage
 
 
 @dataclass(frozen=True)
@@ -134,7 +136,7 @@ def deploy(model_path: "str | Path", settings: Settings, command: str,
     from npuready.targets import load_target
 
     path = Path(model_path)
-    graph = load(path)
+    graph = load(path, pins=settings.pins)
     target = load_target(settings.target)
     shape = _input_shape(graph)
     if any(n.op_type in ("QuantizeLinear", "DequantizeLinear") for n in graph.nodes):

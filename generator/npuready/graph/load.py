@@ -4,8 +4,10 @@ Refuses, with one line naming the file and the problem (``InputError`` → exit 
 missing/empty/truncated/garbage files, models without a graph, external data whose
 location is absolute, leaves the model's folder or points past the end of its file, and
 declared shapes with absurd element counts. It never allocates from declared shapes and
-never reads outside the model's folder. Shape inference runs non-strictly; when it fails
-the un-inferred model is still returned (``Graph.inference_error`` says why).
+never reads outside the model's folder. Shape pins (``--input-shape``, ``--batch``; ``npuready.graph.pins``)
+fix the graph inputs' dims first; then shapes are resolved (``npuready.graph.resolve``: onnx inference,
+then onnxruntime's symbolic inference), non-strictly: when onnx's inference fails the un-inferred model is
+still returned (``Graph.inference_error`` says why).
 """
 from __future__ import annotations
 
@@ -18,26 +20,34 @@ import onnx
 from google.protobuf.message import DecodeError
 
 from npuready.errors import InputError
+from npuready.graph.pins import ShapePins, apply_pins
+from npuready.graph.resolve import resolve
 from npuready.graph.view import Graph
 
 MAX_ELEMENTS = 1 << 31  # per tensor; 2^31 float32 elements = 8 GiB
 MAX_FILE_BYTES = 4 << 30
 
 
-def load(source: "str | os.PathLike | onnx.ModelProto | Graph", *, infer_shapes: bool = True) -> Graph:
-    """Load a model file (or wrap an in-memory ModelProto) into a shape-inferred ``Graph``."""
+def load(source: "str | os.PathLike | onnx.ModelProto | Graph", *, infer_shapes: bool = True,
+         pins: ShapePins | None = None) -> Graph:
+    """Load a model file (or wrap an in-memory ModelProto) into a shape-resolved ``Graph``; ``pins`` fix
+    the graph inputs' dims first (a ``Graph`` is returned as it is: it was pinned when it was loaded)."""
     if isinstance(source, Graph):
         return source
+    pins = pins or ShapePins()
     if isinstance(source, onnx.ModelProto):
         label = "<in-memory model>"
         _check_structure(source, label)
         _check_declared_sizes(source, label)
         _check_external_refs_in_memory(source, label)
         _run_checker(source, label)
-        return _infer(source, None, infer_shapes)
-    path = Path(source)
-    model = read_model(path)
-    return _infer(model, path, infer_shapes)
+        graph = _infer(apply_pins(source, pins, label), None, infer_shapes)
+    else:
+        path = Path(source)
+        model = read_model(path)
+        graph = _infer(apply_pins(model, pins, str(path)), path, infer_shapes)
+    graph.pinned = pins.describe()
+    return graph
 
 
 def read_model(path: Path) -> onnx.ModelProto:
@@ -213,7 +223,7 @@ def _infer(model: onnx.ModelProto, path: Path | None, infer_shapes: bool) -> Gra
     inferred = model
     if infer_shapes:
         try:
-            inferred = onnx.shape_inference.infer_shapes(model, check_type=False, strict_mode=False, data_prop=True)
+            inferred = resolve(model)
         except Exception as exc:  # a model we cannot fully infer is still linted
             error = _short(exc)
             inferred = model

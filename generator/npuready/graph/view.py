@@ -1,7 +1,8 @@
 """The one read-only view of an ONNX graph that every stage uses.
 
-``Graph`` wraps a shape-inferred ``onnx.ModelProto`` and exposes nodes in topological
-order, tensor shapes/dtypes, constants (decoded lazily) and producer/consumer maps.
+``Graph`` wraps a shape-resolved ``onnx.ModelProto`` (``npuready.graph.resolve``) and exposes nodes in
+topological order, tensor shapes/dtypes, constants (decoded lazily), the nodes folded at compile time
+(``folded``, ``shape_folded``; see ``npuready.graph.fold``) and producer/consumer maps.
 Subgraphs of If/Loop/Scan are views of their own, reachable through ``Node.subgraphs``
 and ``Graph.walk()``.
 """
@@ -192,6 +193,7 @@ class Graph:
         self.path = path
         self.parent = parent
         self.inference_error = inference_error
+        self.pinned = ""  # the shape pins the loader applied, as options ("--batch 1"); "" when none
         self.name = proto.name or (path.stem if path else "graph")
         self.scope = scope  # "" for the main graph, "<node>.<attr>[/<node>.<attr>…]" paths for subgraphs
         init_names = {t.name for t in proto.initializer} | {t.values.name for t in proto.sparse_initializer}
@@ -263,6 +265,31 @@ class Graph:
     def opsets(self) -> Mapping[str, int]:
         return {(o.domain or ""): int(o.version) for o in self.model.opset_import}
 
+    @cached_property
+    def _folding(self) -> tuple[frozenset[str], frozenset[str]]:
+        from npuready.graph.fold import folded_nodes
+
+        return folded_nodes(self)
+
+    @property
+    def folded(self) -> frozenset[str]:
+        """Names of this graph's nodes whose outputs are known before inference (constants, Shape/Size of
+        statically shaped tensors and everything computed only from those and initializers)."""
+        return self._folding[0]
+
+    @property
+    def shape_folded(self) -> frozenset[str]:
+        """The folded nodes that are shape computations (a Shape/Size feeds them): their values follow from
+        the resolved shapes, and ``constant`` returns them."""
+        return self._folding[1]
+
+    def shape_summary(self) -> dict[str, Any]:
+        """What shape resolution did, for the reports: folded node counts and the pins applied."""
+        from npuready.graph.dynamic import unresolved_values
+
+        return {"shape_ops_folded": len(self.shape_folded), "folded_nodes": len(self.folded),
+                "unresolved_values": len(unresolved_values(self)), "pinned": self.pinned or None}
+
     @property
     def output_names(self) -> tuple[str, ...]:
         return tuple(o.name for o in self.outputs)
@@ -282,7 +309,8 @@ class Graph:
         return self.parent.is_constant(name) if self.parent is not None else False
 
     def constant(self, name: str) -> np.ndarray | None:
-        """The value of an initializer or Constant output, or None when it is computed at run time."""
+        """The value of an initializer, a Constant output or a folded shape computation's output; None when
+        it is computed at run time."""
         if name in self._const_cache:
             return self._const_cache[name]
         value: np.ndarray | None = None
@@ -291,6 +319,11 @@ class Graph:
         elif (p := self.producers.get(name)) is not None:
             if p.op_type == "Constant" and p.is_standard:
                 value = _constant_node_value(p)
+            elif p.name in self.shape_folded:
+                from npuready.graph.fold import value as folded_value
+
+                self._const_cache[name] = None  # guards against a cycle while evaluating
+                value = folded_value(self, p, name)
         elif self.parent is not None:
             value = self.parent.constant(name)
         self._const_cache[name] = value

@@ -35,10 +35,12 @@ class IntakeReport:
 
 def intake(model: str, target: str, apply: bool = False, recovery_steps: int | None = None,
            eval_images: int | None = None, zoo_folder=None, log=lambda s: None,
-           show_progress: bool = False) -> IntakeReport:
-    """Diagnose and prescribe for ``model`` (an .onnx path or a zoo name); apply when asked (zoo only)."""
+           show_progress: bool = False, pins=None) -> IntakeReport:
+    """Diagnose and prescribe for ``model`` (an .onnx path or a zoo name); apply when asked (zoo only).
+    ``pins`` (``npuready.graph.pins.ShapePins``) fix the graph inputs' dims before the diagnosis."""
     from npuready.errors import InputError
     from npuready.experiments.context import sha256_file
+    from npuready.graph import load
     from npuready.intake.diagnosis import diagnose
     from npuready.intake.prescribe import prescribe
     from npuready.intake.source import resolve
@@ -47,7 +49,7 @@ def intake(model: str, target: str, apply: bool = False, recovery_steps: int | N
     if apply and not src.is_zoo:
         raise InputError(f"{model}: --apply needs a zoo model (it retrains from the zoo checkpoint); your own ONNX "
                          "gets the diagnosis and the prescription")
-    diag = diagnose(src.path, target)
+    diag = diagnose(load(src.path, pins=pins), target)
     actions = prescribe(diag)
     outcome = None
     if apply:

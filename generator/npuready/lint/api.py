@@ -53,4 +53,5 @@ def lint(model: "str | os.PathLike | onnx.ModelProto | Graph", target: "str | Ta
     return LintReport(model=name, target=tgt.name, options=options, findings=tuple(findings),
                       inference_error=graph.inference_error, rules_run=tuple(r.id for r in selected),
                       model_key=model_key, config=str(config.path) if config and config.path else None,
-                      baseline=baseline.path if baseline else None, fail_on=config.fail_on if config else "error")
+                      baseline=baseline.path if baseline else None, fail_on=config.fail_on if config else "error",
+                      shapes=graph.shape_summary())

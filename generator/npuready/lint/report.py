@@ -24,6 +24,7 @@ class LintReport:
     findings: tuple[Finding, ...]
     inference_error: str | None = None
     rules_run: tuple[str, ...] = field(default=())
+    shapes: dict[str, Any] = field(default_factory=dict)  # Graph.shape_summary(): folded counts, pins
     model_key: str = ""            # the model path relative to the configuration root (waivers, baseline, SARIF)
     config: str | None = None      # the configuration file applied, if any
     baseline: str | None = None    # the baseline file applied, if any
@@ -101,6 +102,7 @@ class LintReport:
             "config": self.config,
             "baseline": self.baseline,
             "shape_inference_error": self.inference_error,
+            "shapes": self.shapes,
             "rules_run": list(self.rules_run),
             "basis": "ONNX graph structure and onnxruntime acceptance; not NPU hardware",
         }

@@ -2,10 +2,11 @@
 
 Decisions, in order (the first that applies wins; ``reason`` records it):
 
-1. **folded** — ``Constant`` nodes, ``Shape``/``Size`` of a tensor whose shape is static, and any node
-   whose inputs are all initializers or folded values (e.g. a Shape→Gather→Concat chain feeding a
-   Reshape). They compute a value known before inference, so they never cross a CPU↔NPU boundary:
-   extraction copies them into every part that reads them and they belong to no segment.
+1. **folded** — ``Graph.folded`` (``npuready.graph.fold``): ``Constant`` nodes, ``Shape``/``Size`` of a
+   tensor whose shape is static, and any node whose inputs are all initializers or folded values (e.g. a
+   Shape→Gather→Concat chain feeding a Reshape). They compute a value known before inference, so they never
+   cross a CPU↔NPU boundary: extraction copies them into every part that reads them and they belong to no
+   segment.
 2. **cpu: lint** — the node has an ERROR finding from ``npuready.lint`` (``LintReport.blocked_nodes``).
 3. **cpu: domain / subgraph** — custom-domain operators and control flow (If/Loop/Scan).
 4. **cpu: dynamic shape** — an input or output whose shape is not fully static (NPU buffers are planned
@@ -32,7 +33,6 @@ from npuready.targets.support import node_support
 
 NPU, CPU, FOLDED = "npu", "cpu", "folded"
 EDGE_POLICIES = ("npu", "cpu")
-_NONDETERMINISTIC = frozenset({"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli"})
 
 
 @dataclass(frozen=True)
@@ -43,33 +43,13 @@ class Placement:
     reason: str
 
 
-def folded_nodes(graph: Graph) -> set[str]:
-    """Names of nodes whose outputs are known before inference (see module docstring, rule 1)."""
-    const_values = set(graph.initializer_names)
-    folded: set[str] = set()
-    for node in graph.nodes:
-        if not node.is_standard or node.subgraphs or node.op_type in _NONDETERMINISTIC:
-            continue
-        real = [i for i in node.inputs if i]
-        if node.op_type == "Constant":
-            ok = True
-        elif node.op_type in ("Shape", "Size"):
-            ok = bool(real) and graph.info(real[0]).is_static
-        else:
-            ok = bool(real) and all(i in const_values for i in real)
-        if ok:
-            folded.add(node.name)
-            const_values.update(o for o in node.outputs if o)
-    return folded
-
-
 def _static(graph: Graph, names) -> bool:
     return all(graph.info(n).is_static for n in names if n)
 
 
 def place(graph: Graph, target: Target, lint_errors: Mapping[str, tuple[str, ...]], edges: str = "npu") -> dict[str, Placement]:
     """Placement of every main-graph node. ``lint_errors`` maps node name → ERROR rule ids."""
-    folded = folded_nodes(graph)
+    folded = graph.folded
     const_values = set(graph.initializer_names) | {o for n in graph.nodes if n.name in folded for o in n.outputs}
     out: dict[str, Placement] = {}
     for node in graph.nodes:
@@ -79,7 +59,7 @@ def place(graph: Graph, target: Target, lint_errors: Mapping[str, tuple[str, ...
     return out
 
 
-def _decide(graph: Graph, target: Target, node: Node, folded: set[str], const_values: set[str],
+def _decide(graph: Graph, target: Target, node: Node, folded: frozenset[str], const_values: set[str],
             lint_errors: Mapping[str, tuple[str, ...]]) -> tuple[str, str]:
     if node.name in folded:
         return FOLDED, "folded: value known before inference (follows its consumers)"

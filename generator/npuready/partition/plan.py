@@ -21,6 +21,7 @@ from npuready.partition.inventory import InventoryItem, build_inventory
 from npuready.partition.layout import guess_layout
 from npuready.partition.macs import graph_macs
 from npuready.partition.placement import CPU, EDGE_POLICIES, FOLDED, NPU, Placement, place
+from npuready.partition.unresolved import require_pinned
 from npuready.targets import DEFAULT_TARGET, Target, load_target
 from npuready.errors import InputError
 
@@ -139,6 +140,7 @@ class PartitionPlan:
             "transfer_elements_per_inference": self.transfer_elements,
             "total_macs": self.total_macs, "macs_unknown": list(self.macs_unknown),
             "folded": list(self.folded),
+            "shapes": self.graph.shape_summary() if self.graph is not None else None,
             "placements": [{"node": p.node, "op_type": p.op_type, "device": p.device, "reason": p.reason} for p in self.placements],
             "calibration": self.calibration,
             "inventory": [i.to_dict() for i in self.inventory],
@@ -153,10 +155,12 @@ def plan_partition(model: "str | os.PathLike | onnx.ModelProto | Graph", target:
                    allow_batched_input: bool = False, edges: str = "npu",
                    lint_errors: "dict[str, tuple[str, ...]] | None" = None, profile: str = "target") -> PartitionPlan:
     """Plan the CPU/NPU split. ``lint_errors`` (node → rule ids) overrides running the linter; ``profile`` is
-    the lint severity policy whose ERRORs keep nodes off the NPU (``npuready.lint.policy``)."""
+    the lint severity policy whose ERRORs keep nodes off the NPU (``npuready.lint.policy``). Raises
+    ``InputError`` when a graph input's dims are not pinned (``npuready.partition.unresolved``)."""
     if edges not in EDGE_POLICIES:
         raise InputError(f"edges policy '{edges}': unknown; use one of {', '.join(EDGE_POLICIES)}")
     graph = load(model)
+    require_pinned(graph, "the partition")
     tgt = load_target(target)
     graph_errors: tuple[str, ...] = ()
     if lint_errors is None:

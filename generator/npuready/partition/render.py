@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from npuready.atomic import dumps_json
 from npuready.bytesize import NPU_DTYPE, counted, human
+from npuready.graph.shapes_text import shapes_line
 from npuready.terminal import block
 
 
@@ -45,6 +46,8 @@ def render_text(plan, width: int | None = None) -> str:
                      f"({t['layout']}): {counted(t['elements'], t['dtype'], t['bytes'])}")
     if d["folded"]:
         lines.append(f"folded (constants / shape helpers, follow their consumers): {len(d['folded'])} nodes")
+    if d.get("shapes"):
+        lines.append(shapes_line(d["shapes"]))
     lines.append("")
     lines.append("calibration data:")
     lines.append("  with CPU offload (original input): " + "; ".join(_tensor(t) for t in d["calibration"]["cpu_offload"]["tensors"]))

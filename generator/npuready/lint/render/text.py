@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from npuready.graph.shapes_text import shapes_line
 from npuready.lint.render.options import RenderOptions
 from npuready.lint.report import LintReport
 from npuready.lint.rule import Finding, Severity
@@ -63,6 +64,8 @@ def render_one(r: LintReport) -> list[str]:
         lines.append(f"  baseline: {r.baseline}")
     if r.options.allow_batched_input:
         lines.append("  note: --allow-batched-input: R001b (batch 1) not enforced (diagnostic graph)")
+    if r.shapes:
+        lines.append(f"  {shapes_line(r.shapes)}")
     if r.inference_error:
         lines.append(f"  note: shape inference incomplete ({r.inference_error}); linted what could be inferred")
     for severity in Severity:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from npuready.graph import Graph
+from npuready.graph.dynamic import input_dependent
 from npuready.lint import examples as ex
 from npuready.lint.data_dependent import tainted_values
 from npuready.lint.rule import Finding, LintOptions, Rule, Severity
@@ -15,13 +16,14 @@ def _dynamic_dims(shape) -> list[int]:
 def check(graph: Graph, target: Target, options: LintOptions) -> list[Finding]:
     findings: list[Finding] = []
     tainted = tainted_values(graph)  # sizes set by a data-dependent op: reported once, by R002
+    depends = input_dependent(graph)  # shapes are resolved: what is left non-static, does it follow from an input?
     for io, kind in [(t, "input") for t in graph.inputs] + [(t, "output") for t in graph.outputs]:
         if io.name in tainted:
             continue
         if io.shape is None:
             findings.append(RULE.finding(None, f"graph {kind} '{io.name}' has unknown rank", value="unknown rank",
                                          limit="all dimensions static", tensor=io.name))
-        elif dims := _dynamic_dims(io.shape):
+        elif dims := [i for i in _dynamic_dims(io.shape) if kind == "input" or depends(io.shape[i])]:
             findings.append(RULE.finding(None, f"graph {kind} '{io.name}' has dynamic axes {dims} in shape {io.shape_text()}",
                                          value=io.shape_text(), limit="all dimensions static", tensor=io.name, axes=dims))
     io_names = {t.name for t in graph.inputs} | set(graph.output_names)
@@ -32,7 +34,7 @@ def check(graph: Graph, target: Target, options: LintOptions) -> list[Finding]:
             info = sub.tensors.get(out)
             if info is None or info.shape is None:
                 continue  # unknown after inference: reported once through the graph-level note
-            if dims := _dynamic_dims(info.shape):
+            if dims := [i for i in _dynamic_dims(info.shape) if depends(info.shape[i])]:
                 findings.append(RULE.finding(node, f"output '{out}' has dynamic axes {dims} in shape {info.shape_text()}",
                                              sub.scope, value=info.shape_text(), limit="all dimensions static",
                                              tensor=out, axes=dims))
@@ -60,5 +62,9 @@ RULE = Rule(
     good_example=_good,
     notes="No exemption, ever: a fixed batch of T frames is still static and is R001b's business, not R001a's. "
           "Dims that are dynamic only because a data-dependent op (NonZero, NonMaxSuppression, ...) produced them "
-          "are reported once, at their origin, by R002. A dimension of 0 is static.",
+          "are reported once, at their origin, by R002. A dimension of 0 is static. Shapes are resolved before the "
+          "rule runs (onnx shape inference, then onnxruntime's symbolic shape inference, which evaluates "
+          "shape computations such as Shape→Gather→Concat→Reshape), and the rule reports only dims that follow "
+          "from a symbolic or unknown graph-input dim: pin those with --batch / --input-shape to see the "
+          "static result.",
 )

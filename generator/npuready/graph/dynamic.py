@@ -1,0 +1,41 @@
+"""Which non-static dims follow from the graph inputs, and which no inference resolves.
+
+Shapes are resolved before any stage looks at them (``npuready.graph.resolve``). A dim that still carries
+a graph input's dim name (``batch``, ``2*batch``) depends on that input: pinning the input fixes it. A dim
+left unknown (or named by the inference tool, ``unk__3``) can only depend on the inputs when some input dim
+is itself unknown; otherwise the size is set by tensor values (NonZero, a sequence element) or by an op no
+inference covers — not by the input shapes.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from npuready.graph.view import Dim, Graph
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def input_dependent(graph: Graph) -> Callable[[Dim], bool]:
+    """A predicate on non-static dims: does this dim follow from a graph input's symbolic or unknown dim?"""
+    symbols = {d for t in graph.inputs for d in (t.shape or ()) if isinstance(d, str)}
+    unknown_input = any(t.shape is None or any(d is None for d in t.shape) for t in graph.inputs)
+
+    def depends(d: Dim) -> bool:
+        if isinstance(d, str) and symbols.intersection(_NAME.findall(d)):
+            return True
+        return unknown_input
+
+    return depends
+
+
+def unresolved_values(graph: Graph) -> tuple[str, ...]:
+    """Main-graph node outputs with a non-static dim that no graph-input dim explains (known rank only)."""
+    depends = input_dependent(graph)
+    out = []
+    for node in graph.nodes:
+        for name in node.outputs:
+            shape = graph.info(name).shape if name else None
+            if shape and any(not (isinstance(d, int) and d >= 0) and not depends(d) for d in shape):
+                out.append(name)
+    return tuple(out)
