@@ -57,8 +57,8 @@ def test_verify_and_quantize_exit_2_on_garbage_data(ladder_files, tmp_path, caps
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"npuready verify: error: {tmp_path / 'one_label.npz'}: 1 labels for 8 images; give exactly one "
                    "label per image in 'y'",
-                   f"npuready verify: error: {tmp_path / 'nan.npz'}: image 0 holds NaN or infinite values (8 of 8 "
-                   "inputs do); fix or drop them",
-                   f"npuready quantize: error: {tmp_path / 'nan.npz'}: image 0 holds NaN or infinite values (8 of 8 "
-                   "inputs do); fix or drop them"]
+                   f"npuready verify: error: {tmp_path / 'nan.npz'}: 'x': contains NaN or infinity (first at flat "
+                   "index 0); inputs must be finite",
+                   f"npuready quantize: error: {tmp_path / 'nan.npz'}: 'x': contains NaN or infinity (first at flat "
+                   "index 0); inputs must be finite"]
     assert not (tmp_path / "q.onnx").exists()
