@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "run": "npuready.commands.run",
     "docs": "npuready.commands.docs",
     "site": "npuready.commands.site",
+    "models": "npuready.commands.models",
 }
 
 
