@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "docs": "npuready.commands.docs",
     "site": "npuready.commands.site",
     "models": "npuready.commands.models",
+    "report": "npuready.commands.report",
 }
 
 
