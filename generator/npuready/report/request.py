@@ -54,3 +54,18 @@ def parse_pin(text: str) -> tuple[str, tuple[int, ...]]:
         raise InputError(f"input shape pin {text!r}: write NAME=D0,D1,... with positive integers, "
                          "e.g. input=1,3,224,224")
     return name, shape
+
+
+def request_from_params(params: dict, label: str = "spec") -> ReportRequest:
+    """A request from an experiment spec's [params]: model, targets, input_shapes (table name -> dims),
+    calibration, preset, stages, images."""
+    model = params.get("model")
+    if not isinstance(model, str) or not model:
+        raise InputError(f"{label}: [params] model must name an ONNX file (repository-relative) or library:NAME")
+    pins = params.get("input_shapes", {})
+    if not isinstance(pins, dict):
+        raise InputError(f"{label}: [params] input_shapes must be a table NAME = [D0, D1, ...]")
+    return ReportRequest(model=model, targets=tuple(params.get("targets", DEFAULT_TARGETS)),
+                         input_shapes=tuple((k, tuple(int(d) for d in v)) for k, v in pins.items()),
+                         calibration=params.get("calibration"), preset=params.get("preset"),
+                         stages=tuple(params.get("stages", STAGES)), images=int(params.get("images", 32)))
