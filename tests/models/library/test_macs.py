@@ -24,3 +24,17 @@ def test_library_model_count_is_linear_in_the_batch():
     assert one.input_shape == (1, 3, 64, 64) and two.input_shape == (2, 3, 64, 64)
     assert one.macs > 0 and two.macs == 2 * one.macs
     assert sum(one.by_op.values()) == one.macs
+
+
+def test_attention_matmuls_are_counted():
+    import torch.nn.functional as F
+    from torch import nn
+
+    from npuready.models.library.macs import count_module_macs
+
+    class Attention(nn.Module):
+        def forward(self, x):
+            return F.scaled_dot_product_attention(x, x, x)
+
+    total, by_op = count_module_macs(Attention().eval(), (1, 3, 197, 64))
+    assert total == 2 * 3 * 197 * 197 * 64 and by_op == {"bmm": total}  # QK^T and AV

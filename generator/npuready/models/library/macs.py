@@ -4,6 +4,11 @@ It runs the module once under ``torch.utils.flop_counter.FlopCounterMode``, torc
 which counts 2 FLOPs per multiply-accumulate for convolutions, matrix products (mm/addmm/bmm/baddbmm)
 and scaled-dot-product attention; MACs = FLOPs / 2. Element-wise ops, norms and pooling are not counted
 (as in the cost model's MAC column). Random-initialised weights do not change the count.
+
+On CPU, ``F.scaled_dot_product_attention`` dispatches to a fused kernel the counter has no formula for
+(``_scaled_dot_product_flash_attention_for_cpu``: counted as 0, which made ViT/DeiT/MobileViT short by
+their attention matmuls); the count therefore runs with the MATH backend, which computes the same
+attention as ``bmm`` calls the counter does count.
 """
 from __future__ import annotations
 
@@ -21,10 +26,11 @@ class MacCount:
 def count_module_macs(module, input_shape: tuple[int, ...]) -> tuple[int, dict[str, int]]:
     """(total MACs, MACs per aten op) of one forward pass of ``module`` at ``input_shape``."""
     import torch
+    from torch.nn.attention import SDPBackend, sdpa_kernel
     from torch.utils.flop_counter import FlopCounterMode
 
     counter = FlopCounterMode(display=False)
-    with torch.no_grad(), counter:
+    with torch.no_grad(), sdpa_kernel(SDPBackend.MATH), counter:
         module(torch.zeros(input_shape))
     by_op = {str(op).split(".")[-1] if "." in str(op) else str(op): int(flops) // 2
              for op, flops in counter.get_flop_counts().get("Global", {}).items()}
