@@ -35,3 +35,21 @@ def test_model_report_kind_runs_without_a_registered_runner(tmp_path):
 def test_unknown_kind_is_refused(tmp_path):
     with pytest.raises(InputError, match="kind 'benchmark' is not one of model-report"):
         load_spec(_spec(tmp_path, kind="benchmark"))
+
+
+def test_committed_yolov8n_report_restates_its_checks_from_its_own_data():
+    import json
+
+    from npuready.paths import experiments_dir
+
+    path = experiments_dir() / "model-report-yolov8n" / "result.json"
+    if not path.exists():
+        pytest.skip("no committed model-report-yolov8n result")
+    r = json.loads(path.read_text())["results"]
+    assert len(r["graph"]["nodes"]) == r["checks"]["node_count"]["onnx_nodes"] == r["graph"]["node_count"]
+    for target, cost in r["cost"]["targets"].items():
+        assert sum(x["cycles"] for x in cost["layers"] if x["device"] == "npu") == cost["total"]["npu_cycles"]
+        names = {p["node"] for p in r["partition"]["targets"][target]["placements"]}
+        assert names == {n["name"] for n in r["graph"]["nodes"]}
+        assert r["checks"]["targets"][target]["yolo_tail"]["ok"]
+    assert r["checks"]["macs"]["ok"] and r["checks"]["all_ok"]
