@@ -25,3 +25,13 @@ def test_torchvision_imports_and_builds_a_model_with_the_stand_ins():
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-500:]
     assert proc.stdout.split() == ["SqueezeNet", "True"]
+
+
+@needs_corpus
+def test_importing_ultralytics_leaves_pil_and_torch_as_they_were():
+    script = ("import torch\nfrom PIL import Image\nopen_, save = Image.open, torch.save\n"
+              "from npuready.models.library.stubs import import_ultralytics\nimport_ultralytics()\n"
+              "import ultralytics.utils.patches\nprint(Image.open is open_, torch.save is save)")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-500:]
+    assert proc.stdout.split() == ["True", "True"]

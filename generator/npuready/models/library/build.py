@@ -53,9 +53,9 @@ def _torchvision(recipe: Recipe, image_size: int):
 
 
 def _ultralytics(recipe: Recipe, image_size: int):
-    from npuready.models.library.stubs import prepare_ultralytics
+    from npuready.models.library.stubs import import_ultralytics
 
-    prepare_ultralytics()
+    import_ultralytics()
     import torch
     from ultralytics import YOLO
     from ultralytics.nn.modules import C2f, Detect

@@ -49,3 +49,19 @@ def prepare_ultralytics() -> None:
         os.environ["YOLO_CONFIG_DIR"] = str(folder)
     os.environ.setdefault("YOLO_VERBOSE", "False")
     prepare_torchvision()
+
+
+def import_ultralytics():
+    """Import ultralytics offline and undo the two global monkey-patches its import applies:
+    ``PIL.Image.open`` (replaced by a wrapper that, on an unidentified image, tries to install and register
+    ``pi-heif``) and ``torch.save`` (wrapped with retries). npuready decodes images and saves checkpoints in
+    the same process; they must behave as their libraries define them, not as ultralytics re-wires them."""
+    prepare_ultralytics()
+    import torch
+    from PIL import Image
+
+    image_open, torch_save = Image.open, torch.save
+    import ultralytics
+
+    Image.open, torch.save = image_open, torch_save
+    return ultralytics
