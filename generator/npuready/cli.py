@@ -29,6 +29,8 @@ COMMANDS: dict[str, str] = {
     "run": "npuready.commands.run",
     "docs": "npuready.commands.docs",
     "site": "npuready.commands.site",
+    "models": "npuready.commands.models",
+    "report": "npuready.commands.report",
 }
 
 

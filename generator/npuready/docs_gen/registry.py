@@ -60,6 +60,12 @@ def _configuration() -> dict[str, str]:
     return {"docs/configuration.md": render_configuration_md()}
 
 
+def _library_models() -> dict[str, str]:
+    from npuready.docs_gen.library_models import build
+
+    return {"docs/library-models.md": build()}
+
+
 GENERATORS: dict[str, Callable[[], dict[str, str]]] = {
     "rules": _rules,
     "support": _support,
@@ -69,6 +75,7 @@ GENERATORS: dict[str, Callable[[], dict[str, str]]] = {
     "cost-vs-vela": _cost_vs_vela,
     "preprocess": _preprocess,
     "configuration": _configuration,
+    "library-models": _library_models,
 }
 
 

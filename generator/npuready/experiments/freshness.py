@@ -6,7 +6,7 @@ from pathlib import Path
 
 from npuready.data.sha import sha256_file
 from npuready.errors import InputError
-from npuready.experiments.registry import RUNNERS
+from npuready.experiments.registry import runner_module
 from npuready.experiments.run import declared_ids, spec_for
 from npuready.experiments.schema import validate_result
 from npuready.paths import experiments_dir, repo_root
@@ -20,7 +20,7 @@ def stale_experiments(root: Path | None = None) -> list[str]:
     for exp_id in declared_ids(base):
         spec = spec_for(exp_id, base)
         result_path = base / exp_id / "result.json"
-        if exp_id not in RUNNERS:
+        if runner_module(exp_id, spec.kind) is None:
             problems.append(f"{exp_id}: no runner registered")
         if not result_path.exists():
             problems.append(f"{exp_id}: no result.json; run 'npuready run {exp_id}'")

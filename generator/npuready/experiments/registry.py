@@ -20,4 +20,15 @@ RUNNERS: dict[str, str] = {
     "probes": "npuready.experiments.runners.probes",
     "pruning": "npuready.experiments.runners.pruning",
     "activation-swap": "npuready.experiments.runners.activation_swap",
+    "realworld-corpus": "npuready.experiments.runners.realworld_corpus",
 }
+
+# Experiment kinds: a spec with ``kind = "<kind>"`` runs this runner with its own [params] (no line above).
+KINDS: dict[str, str] = {
+    "model-report": "npuready.experiments.runners.model_report",
+}
+
+
+def runner_module(exp_id: str, kind: str = "") -> str | None:
+    """The runner module of an experiment: its kind's, else its own registered one, else None."""
+    return KINDS.get(kind) if kind else RUNNERS.get(exp_id)

@@ -11,7 +11,7 @@ from npuready.atomic import write_json
 from npuready.errors import InputError
 from npuready.experiments import provenance
 from npuready.experiments.context import RunContext
-from npuready.experiments.registry import RUNNERS
+from npuready.experiments.registry import runner_module
 from npuready.experiments.schema import SCHEMA_VERSION, validate_result
 from npuready.experiments.spec import ExperimentSpec, load_spec
 from npuready.paths import experiments_dir, repo_root
@@ -33,9 +33,10 @@ def spec_for(exp_id: str, root: Path | None = None) -> ExperimentSpec:
 
 
 def build_result(spec: ExperimentSpec, show_progress: bool = True) -> dict[str, Any]:
-    if spec.id not in RUNNERS:
+    runner = runner_module(spec.id, spec.kind)
+    if runner is None:
         raise InputError(f"experiment '{spec.id}' has a spec but no runner in npuready/experiments/registry.py")
-    module = importlib.import_module(RUNNERS[spec.id])
+    module = importlib.import_module(runner)
     repo = repo_root()
     ctx = RunContext(experiment_id=spec.id, params=dict(spec.params), repo=repo, show_progress=show_progress)
     if spec.path is not None:

@@ -7,7 +7,7 @@ from npuready.errors import InputError
 from npuready.experiments.spec import VIEWS
 
 SCHEMA_VERSION = 1
-EVIDENCE = ("measured", "simulated", "reference")
+EVIDENCE = ("measured", "simulated", "reference", "analysis")
 
 RESULT_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -10,6 +10,8 @@ from typing import Any, Mapping
 from npuready.errors import InputError
 
 VIEWS = ("models", "npu", "integer", "records")
+# kinds of experiment a spec can declare instead of having a runner of its own (registry.KINDS)
+KINDS = ("model-report",)
 
 
 @dataclass(frozen=True)
@@ -21,10 +23,14 @@ class ExperimentSpec:
     params: Mapping[str, Any] = field(default_factory=dict)
     path: Path | None = None
     sha256: str = ""
+    kind: str = ""  # "" = the experiment has its own runner (registry.RUNNERS); else one of KINDS
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "title": self.title, "summary": self.summary, "view": self.view,
-                "params": dict(self.params)}
+        out = {"id": self.id, "title": self.title, "summary": self.summary, "view": self.view,
+               "params": dict(self.params)}
+        if self.kind:
+            out["kind"] = self.kind
+        return out
 
 
 def load_spec(path: Path) -> ExperimentSpec:
@@ -46,8 +52,11 @@ def load_spec(path: Path) -> ExperimentSpec:
     params = raw.get("params", {})
     if not isinstance(params, dict):
         raise InputError(f"{label}: [params] must be a table")
-    unknown = set(raw) - {"id", "title", "summary", "view", "params"}
+    kind = raw.get("kind", "")
+    if kind and kind not in KINDS:
+        raise InputError(f"{label}: kind '{kind}' is not one of {', '.join(KINDS)}")
+    unknown = set(raw) - {"id", "title", "summary", "view", "params", "kind"}
     if unknown:
         raise InputError(f"{label}: unknown field(s) {sorted(unknown)}; put runner settings under [params]")
     return ExperimentSpec(id=raw["id"], title=raw["title"], summary=raw["summary"], view=raw["view"],
-                          params=params, path=path, sha256=hashlib.sha256(raw_bytes).hexdigest())
+                          params=params, path=path, sha256=hashlib.sha256(raw_bytes).hexdigest(), kind=kind)

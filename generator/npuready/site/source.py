@@ -9,7 +9,7 @@ from typing import Any, Mapping
 from npuready.errors import InputError
 
 VIEWS = ("models", "npu", "integer", "records")
-EVIDENCE = ("measured", "simulated", "reference")
+EVIDENCE = ("measured", "simulated", "reference", "analysis")
 
 
 @dataclass(frozen=True)

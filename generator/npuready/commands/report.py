@@ -1,0 +1,51 @@
+"""`npuready report MODEL.onnx --out DIR`: one model through lint, partition, cost (and quantize + parity
+ladder with --calib), per target, as DIR/result.json with a graph description a page can draw."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "report", help="model report: lint, partition, per-layer cost (and parity ladder) per target, as JSON",
+        description="Build one model's report for every --target: lint findings, the partition plan with every "
+                    "node's placement and the crossing tensors, per-layer cost, and with --calib the parity "
+                    "ladder (float -> fake-quant -> integer engine); plus a compact description of the ONNX "
+                    "graph (nodes, edges, op types, shapes, small attributes; If/Loop subgraphs collapsed). "
+                    "Lint and partition rest on ONNX structure and the targets' op tables, not NPU silicon; "
+                    "cost figures are simulated; the ladder is measured here on CPU. MODEL can also be "
+                    "library:NAME, an architecture built at run time by timm/torchvision/ultralytics with "
+                    "RANDOM-INITIALISED weights (see 'npuready models list'; needs the corpus extra).",
+        epilog="Exit codes: 0 report written, 1 written but a sanity check or the parity gate failed, "
+               "2 unusable input. Writes DIR/result.json.")
+    p.add_argument("model", help="an .onnx file, or library:NAME")
+    p.add_argument("--target", "-t", action="append", dest="targets", metavar="T",
+                   help="target (repeatable; default: edge-10 and ethos-u55-128)")
+    p.add_argument("--input-shape", action="append", default=[], metavar="NAME=D0,D1,...",
+                   help="pin an input's shape before any analysis (repeatable)")
+    p.add_argument("--calib", metavar="SRC",
+                   help="calibration inputs: fashion-mnist:train|test, a calibration folder (manifest.json), "
+                        "an .npz, or a folder of photos with --preset; enables quantize + parity ladder")
+    p.add_argument("--preset", metavar="P", help="preprocessing preset for a folder of photos")
+    p.add_argument("--images", type=int, default=32, help="calibration/ladder inputs (default 32)")
+    p.add_argument("--stages", default="lint,partition,cost,quantize",
+                   help="comma-separated subset of lint,partition,cost,quantize (default: all)")
+    p.add_argument("--out", "-o", required=True, metavar="DIR", help="output folder (DIR/result.json)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from npuready.report import ReportRequest, build_report, parse_pin, report_failed, write_report
+    from npuready.report.request import DEFAULT_TARGETS
+
+    request = ReportRequest(model=args.model, targets=tuple(args.targets or DEFAULT_TARGETS),
+                            input_shapes=tuple(parse_pin(p) for p in args.input_shape),
+                            calibration=args.calib, preset=args.preset,
+                            stages=tuple(s.strip() for s in args.stages.split(",") if s.strip()), images=args.images)
+    result = build_report(request, progress=lambda msg: print(f"report: {msg}", file=sys.stderr))
+    path = write_report(result, args.out)
+    checks = result["checks"]
+    print(f"{path}: {result['model']['label']}, {result['graph']['node_count']} nodes, "
+          f"targets {', '.join(request.targets)}; sanity checks {'ok' if checks['all_ok'] else 'FAILED'}")
+    return 1 if report_failed(result) else 0

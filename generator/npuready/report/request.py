@@ -1,0 +1,71 @@
+"""What a model report is asked to do: a frozen request built by the CLI verb or an experiment spec."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from npuready.errors import InputError
+
+STAGES = ("lint", "partition", "cost", "quantize")  # "quantize" = quantize + integer engine + parity ladder
+DEFAULT_TARGETS = ("edge-10", "ethos-u55-128")
+LIBRARY_PREFIX = "library:"
+
+
+@dataclass(frozen=True)
+class ReportRequest:
+    """``model`` is an ONNX path or ``library:<recipe>`` (an architecture built at run time by timm,
+    torchvision or ultralytics with random-initialised weights). ``input_shapes`` pins input dims
+    (name -> shape) before any analysis. ``calibration`` (anything ``npuready quantize --calibration``
+    accepts, or a folder of photos read through ``preset``) enables the quantize stage."""
+
+    model: str
+    targets: tuple[str, ...] = DEFAULT_TARGETS
+    input_shapes: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    calibration: str | None = None
+    preset: str | None = None
+    stages: tuple[str, ...] = ("lint", "partition", "cost", "quantize")
+    images: int = 32
+
+    def __post_init__(self) -> None:
+        unknown = [s for s in self.stages if s not in STAGES]
+        if unknown:
+            raise InputError(f"report stages {unknown}: unknown; use any of {', '.join(STAGES)}")
+        if not self.targets:
+            raise InputError("report: give at least one target")
+        if self.images < 1:
+            raise InputError(f"report: images {self.images} must be at least 1")
+
+    @property
+    def recipe(self) -> str | None:
+        return self.model[len(LIBRARY_PREFIX):] if self.model.startswith(LIBRARY_PREFIX) else None
+
+    @property
+    def runs_quantize(self) -> bool:
+        return "quantize" in self.stages and self.calibration is not None
+
+
+def parse_pin(text: str) -> tuple[str, tuple[int, ...]]:
+    """``NAME=D0,D1,...`` -> (NAME, dims)."""
+    name, sep, dims = text.partition("=")
+    try:
+        shape = tuple(int(d) for d in dims.split(","))
+    except ValueError:
+        shape = ()
+    if not sep or not name or not shape or min(shape) < 1:
+        raise InputError(f"input shape pin {text!r}: write NAME=D0,D1,... with positive integers, "
+                         "e.g. input=1,3,224,224")
+    return name, shape
+
+
+def request_from_params(params: dict, label: str = "spec") -> ReportRequest:
+    """A request from an experiment spec's [params]: model, targets, input_shapes (table name -> dims),
+    calibration, preset, stages, images."""
+    model = params.get("model")
+    if not isinstance(model, str) or not model:
+        raise InputError(f"{label}: [params] model must name an ONNX file (repository-relative) or library:NAME")
+    pins = params.get("input_shapes", {})
+    if not isinstance(pins, dict):
+        raise InputError(f"{label}: [params] input_shapes must be a table NAME = [D0, D1, ...]")
+    return ReportRequest(model=model, targets=tuple(params.get("targets", DEFAULT_TARGETS)),
+                         input_shapes=tuple((k, tuple(int(d) for d in v)) for k, v in pins.items()),
+                         calibration=params.get("calibration"), preset=params.get("preset"),
+                         stages=tuple(params.get("stages", STAGES)), images=int(params.get("images", 32)))

@@ -1,0 +1,35 @@
+import pytest
+
+from npuready.errors import InputError
+from npuready.report.request import ReportRequest, parse_pin, request_from_params
+
+
+def test_pin_parses_name_and_dims():
+    assert parse_pin("input=1,3,224,224") == ("input", (1, 3, 224, 224))
+
+
+@pytest.mark.parametrize("text", ["input", "input=", "=1,2", "input=1,x", "input=0,3"])
+def test_bad_pins_are_input_errors(text):
+    with pytest.raises(InputError, match="NAME=D0,D1"):
+        parse_pin(text)
+
+
+def test_unknown_stage_and_library_prefix():
+    with pytest.raises(InputError, match="unknown"):
+        ReportRequest(model="m.onnx", stages=("lint", "simulate"))
+    assert ReportRequest(model="library:yolov8n").recipe == "yolov8n"
+    assert ReportRequest(model="m.onnx").recipe is None
+
+
+def test_quantize_runs_only_with_calibration():
+    assert not ReportRequest(model="m.onnx").runs_quantize
+    assert ReportRequest(model="m.onnx", calibration="fashion-mnist:test").runs_quantize
+
+
+def test_request_from_spec_params():
+    req = request_from_params({"model": "zoo/tinycnn.onnx", "targets": ["edge-10"],
+                               "input_shapes": {"input": [1, 1, 28, 28]}, "stages": ["lint"]})
+    assert req == ReportRequest(model="zoo/tinycnn.onnx", targets=("edge-10",),
+                                input_shapes=(("input", (1, 1, 28, 28)),), stages=("lint",))
+    with pytest.raises(InputError, match="model must name"):
+        request_from_params({})
