@@ -58,7 +58,7 @@ def test_shape_pin_on_a_file(tmp_path):
                                         input_shapes=(("x", (1, 3, 8, 8)),)))
     assert result["graph"]["inputs"][0]["shape"] == [1, 3, 8, 8]
     assert result["cost"]["targets"]["edge-10"]["total"]["macs"] == 8 * 8 * 4 * 3 * 3 * 3
-    with pytest.raises(InputError, match="'y', which is not a graph input"):
+    with pytest.raises(InputError, match="--input-shape names input 'y', which the model does not have"):
         build_report(ReportRequest(model=str(path), stages=("cost",), input_shapes=(("y", (1, 3, 8, 8)),)))
 
 

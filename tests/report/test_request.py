@@ -1,17 +1,12 @@
 import pytest
 
 from npuready.errors import InputError
-from npuready.report.request import ReportRequest, parse_pin, request_from_params
+from npuready.report.request import ReportRequest, request_from_params
 
 
-def test_pin_parses_name_and_dims():
-    assert parse_pin("input=1,3,224,224") == ("input", (1, 3, 224, 224))
-
-
-@pytest.mark.parametrize("text", ["input", "input=", "=1,2", "input=1,x", "input=0,3"])
-def test_bad_pins_are_input_errors(text):
-    with pytest.raises(InputError, match="NAME=D0,D1"):
-        parse_pin(text)
+def test_spec_params_carry_pins_and_batch():
+    request = request_from_params({"model": "m.onnx", "input_shapes": {"image": [1, 3, 64, 64]}, "batch": 1})
+    assert request.input_shapes == (("image", (1, 3, 64, 64)),) and request.batch == 1
 
 
 def test_unknown_stage_and_library_prefix():

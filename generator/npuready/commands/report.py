@@ -7,6 +7,8 @@ import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from npuready.commands.shape_args import add_shape_args
+
     p = sub.add_parser(
         "report", help="model report: lint, partition, per-layer cost (and parity ladder) per target, as JSON",
         description="Build one model's report for every --target: lint findings, the partition plan with every "
@@ -22,8 +24,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("model", help="an .onnx file, or library:NAME")
     p.add_argument("--target", "-t", action="append", dest="targets", metavar="T",
                    help="target (repeatable; default: edge-10 and ethos-u55-128)")
-    p.add_argument("--input-shape", action="append", default=[], metavar="NAME=D0,D1,...",
-                   help="pin an input's shape before any analysis (repeatable)")
     p.add_argument("--calib", metavar="SRC",
                    help="calibration inputs: fashion-mnist:train|test, a calibration folder (manifest.json), "
                         "an .npz, or a folder of photos with --preset; enables quantize + parity ladder")
@@ -31,16 +31,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--images", type=int, default=32, help="calibration/ladder inputs (default 32)")
     p.add_argument("--stages", default="lint,partition,cost,quantize",
                    help="comma-separated subset of lint,partition,cost,quantize (default: all)")
+    p.add_argument("--edges", choices=("auto", "npu", "cpu"), default="auto",
+                   help="partition edges policy: cpu = post-processing after the last MAC op (decode, sigmoid) and "
+                        "pre-processing before the first run on the host; npu = keep them on the NPU when it can; "
+                        "auto (default) = cpu for detection/segmentation/pose library recipes, npu otherwise")
     p.add_argument("--out", "-o", required=True, metavar="DIR", help="output folder (DIR/result.json)")
+    add_shape_args(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from npuready.report import ReportRequest, build_report, parse_pin, report_failed, write_report
+    from npuready.commands.shape_args import pins_from
+    from npuready.report import ReportRequest, build_report, report_failed, write_report
     from npuready.report.request import DEFAULT_TARGETS
 
     request = ReportRequest(model=args.model, targets=tuple(args.targets or DEFAULT_TARGETS),
-                            input_shapes=tuple(parse_pin(p) for p in args.input_shape),
+                            input_shapes=pins_from(args).shapes, batch=args.batch, edges=args.edges,
                             calibration=args.calib, preset=args.preset,
                             stages=tuple(s.strip() for s in args.stages.split(",") if s.strip()), images=args.images)
     result = build_report(request, progress=lambda msg: print(f"report: {msg}", file=sys.stderr))

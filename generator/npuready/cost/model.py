@@ -43,13 +43,14 @@ GLOBAL_MEAN_OPS = frozenset({"GlobalAveragePool", "ReduceMean"})
 DW_KERNEL_STEP = 4  # kernel elements a dot-product engine's depthwise mode consumes per step (Ethos-U: 4)
 
 
-def estimate(model: "str | os.PathLike | Graph", target: "str | Target" = DEFAULT_TARGET) -> CostReport:
-    """Cost every node of ``model`` on ``target``. Raises ``InputError`` when a graph input's dims are not
-    pinned (load the graph with ``pins``; ``npuready.partition.unresolved``)."""
+def estimate(model: "str | os.PathLike | Graph", target: "str | Target" = DEFAULT_TARGET, edges: str = "npu") -> CostReport:
+    """Cost every node of ``model`` on ``target`` with the partition planner's placement under the ``edges``
+    policy ("npu" or "cpu": post-processing after the last MAC op on the host). Raises ``InputError`` when a
+    graph input's dims are not pinned (load the graph with ``pins``; ``npuready.partition.unresolved``)."""
     graph = load(model)
     require_pinned(graph, "the cost model")
     tgt = load_target(target)
-    placed = place_nodes(graph, tgt)
+    placed = place_nodes(graph, tgt, edges)
     layers = []
     for node in graph.nodes:
         device = placed.devices.get(node.name, NPU)

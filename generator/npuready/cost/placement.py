@@ -1,7 +1,7 @@
 """Which nodes the cost model puts on the NPU and which tensors cross to the host.
 
 The placement is the partition planner's (``npuready.partition.placement.place`` with the lint ERRORs
-of ``npuready.partition.plan.lint_findings``, default edges policy), so cost and partition agree on
+of ``npuready.partition.plan.lint_findings``, the same edges policy), so cost and partition agree on
 which node runs where; the boundary tensors are then the tensors whose producer and consumer sit on
 different devices.
 
@@ -27,9 +27,9 @@ class Placed:
     source: str
 
 
-def place_nodes(graph: Graph, target: Target) -> Placed:
+def place_nodes(graph: Graph, target: Target, edges: str = "npu") -> Placed:
     lint_errors, _ = lint_findings(graph, target)
-    devices = {name: p.device for name, p in place(graph, target, lint_errors).items()}
+    devices = {name: p.device for name, p in place(graph, target, lint_errors, edges).items()}
     return Placed(devices, _crossings(graph, devices), "npuready.partition")
 
 

@@ -1,7 +1,7 @@
 """Model reports: one ONNX model (a file, or a library recipe built at run time) through lint, partition,
 cost and optionally quantize + parity ladder, per target, plus a compact graph description for the site."""
 from npuready.report.build import build_report, report_failed
-from npuready.report.request import ReportRequest, parse_pin
+from npuready.report.request import ReportRequest
 from npuready.report.write import write_report
 
-__all__ = ["ReportRequest", "build_report", "parse_pin", "report_failed", "write_report"]
+__all__ = ["ReportRequest", "build_report", "report_failed", "write_report"]

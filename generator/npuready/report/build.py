@@ -65,6 +65,19 @@ def _quiet_root_logger():
         root.setLevel(level)
 
 
+def _edges(request: ReportRequest, recipe: str | None) -> str:
+    """The partition edges policy: as asked, or for "auto" the CPU for post-processing of detection,
+    segmentation and pose recipes (decode and NMS run on the host, as YOLO deployments do) and the NPU otherwise."""
+    if request.edges != "auto":
+        return request.edges
+    if recipe is not None:
+        from npuready.models.library.recipes import RECIPES
+
+        if recipe in RECIPES and RECIPES[recipe].task in ("detect", "segment", "pose"):
+            return "cpu"
+    return "npu"
+
+
 def build_report(request: ReportRequest, progress: Callable[[str], None] = lambda msg: None) -> dict[str, Any]:
     """The report's result sections (see the module docstring)."""
     from npuready.cost import estimate
@@ -77,6 +90,7 @@ def build_report(request: ReportRequest, progress: Callable[[str], None] = lambd
     src = resolve(request)
     timings["load_s"] = time.perf_counter() - start
     desc = describe(src.graph)
+    edges = _edges(request, src.recipe)
     lint_out, part_out, cost_out, target_checks = {}, {}, {}, {}
     for name in request.targets:
         target = load_target(name)
@@ -88,11 +102,11 @@ def build_report(request: ReportRequest, progress: Callable[[str], None] = lambd
             timings[f"lint_{name}_s"] = time.perf_counter() - t
         if "partition" in request.stages:
             t = time.perf_counter()
-            part_out[name] = plan_partition(src.graph, target).to_dict()
+            part_out[name] = plan_partition(src.graph, target, edges=edges).to_dict()
             timings[f"partition_{name}_s"] = time.perf_counter() - t
         if "cost" in request.stages:
             t = time.perf_counter()
-            cost_out[name] = estimate(src.graph, target).to_dict()
+            cost_out[name] = estimate(src.graph, target, edges=edges).to_dict()
             timings[f"cost_{name}_s"] = time.perf_counter() - t
             row["cycles_sum"] = checks.cycles_sum(cost_out[name])
         if name in part_out and src.recipe and _is_yolo(src.recipe):
@@ -102,7 +116,8 @@ def build_report(request: ReportRequest, progress: Callable[[str], None] = lambd
         "model": {"evidence": "analysis", "label": src.label, "file": src.path.name, "sha256": src.sha256,
                   "recipe": src.recipe, "weights": src.weights, "targets": list(request.targets),
                   "stages": list(request.stages),
-                  "input_shape_pins": {k: list(v) for k, v in request.input_shapes}},
+                  "input_shape_pins": {k: list(v) for k, v in request.input_shapes},
+                  "batch_pin": request.batch, "edges": edges},
         "graph": {"evidence": "analysis", **desc},
     }
     if lint_out:

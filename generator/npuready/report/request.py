@@ -14,12 +14,14 @@ LIBRARY_PREFIX = "library:"
 class ReportRequest:
     """``model`` is an ONNX path or ``library:<recipe>`` (an architecture built at run time by timm,
     torchvision or ultralytics with random-initialised weights). ``input_shapes`` pins input dims
-    (name -> shape) before any analysis. ``calibration`` (anything ``npuready quantize --calibration``
+    (name -> shape) and ``batch`` fixes dim 0 of dynamic inputs, before any analysis (``npuready.graph.pins``). ``calibration`` (anything ``npuready quantize --calibration``
     accepts, or a folder of photos read through ``preset``) enables the quantize stage."""
 
     model: str
     targets: tuple[str, ...] = DEFAULT_TARGETS
     input_shapes: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    batch: int | None = None
+    edges: str = "auto"  # partition edges policy: npu | cpu | auto (cpu for detection/segmentation/pose recipes)
     calibration: str | None = None
     preset: str | None = None
     stages: tuple[str, ...] = ("lint", "partition", "cost", "quantize")
@@ -31,6 +33,8 @@ class ReportRequest:
             raise InputError(f"report stages {unknown}: unknown; use any of {', '.join(STAGES)}")
         if not self.targets:
             raise InputError("report: give at least one target")
+        if self.edges not in ("auto", "npu", "cpu"):
+            raise InputError(f"report: edges policy '{self.edges}': unknown; use auto, npu or cpu")
         if self.images < 1:
             raise InputError(f"report: images {self.images} must be at least 1")
 
@@ -41,19 +45,6 @@ class ReportRequest:
     @property
     def runs_quantize(self) -> bool:
         return "quantize" in self.stages and self.calibration is not None
-
-
-def parse_pin(text: str) -> tuple[str, tuple[int, ...]]:
-    """``NAME=D0,D1,...`` -> (NAME, dims)."""
-    name, sep, dims = text.partition("=")
-    try:
-        shape = tuple(int(d) for d in dims.split(","))
-    except ValueError:
-        shape = ()
-    if not sep or not name or not shape or min(shape) < 1:
-        raise InputError(f"input shape pin {text!r}: write NAME=D0,D1,... with positive integers, "
-                         "e.g. input=1,3,224,224")
-    return name, shape
 
 
 def request_from_params(params: dict, label: str = "spec") -> ReportRequest:
@@ -67,5 +58,6 @@ def request_from_params(params: dict, label: str = "spec") -> ReportRequest:
         raise InputError(f"{label}: [params] input_shapes must be a table NAME = [D0, D1, ...]")
     return ReportRequest(model=model, targets=tuple(params.get("targets", DEFAULT_TARGETS)),
                          input_shapes=tuple((k, tuple(int(d) for d in v)) for k, v in pins.items()),
+                         batch=params.get("batch"), edges=params.get("edges", "auto"),
                          calibration=params.get("calibration"), preset=params.get("preset"),
                          stages=tuple(params.get("stages", STAGES)), images=int(params.get("images", 32)))
