@@ -38,6 +38,7 @@ def load(source: "str | os.PathLike | onnx.ModelProto | Graph", *, infer_shapes:
     if isinstance(source, onnx.ModelProto):
         label = "<in-memory model>"
         _check_structure(source, label)
+        _check_runnable(source, label)
         _check_declared_sizes(source, label)
         _check_external_refs_in_memory(source, label)
         _run_checker(source, label)
@@ -74,6 +75,7 @@ def read_model(path: Path) -> onnx.ModelProto:
     except (DecodeError, ValueError, RuntimeError) as exc:
         raise InputError(f"{label}: not an ONNX model (protobuf parse failed: {_short(exc)}); the file is truncated, corrupt or another format") from None
     _check_structure(model, label)
+    _check_runnable(model, label)
     _check_declared_sizes(model, label)
     _load_external(model, path, label)  # before the checker, which would otherwise read external files itself
     _run_checker(model, label)
@@ -95,6 +97,55 @@ def _check_structure(model: onnx.ModelProto, label: str) -> None:
     g = model.graph
     if not g.node and not g.output:
         raise InputError(f"{label}: the graph has no nodes and no outputs")
+
+
+MIN_OPSET = 6  # onnxruntime 1.32 has no kernels for most operators at opsets 1-5 (Relu(1): NOT_IMPLEMENTED)
+
+
+def _check_runnable(model: onnx.ModelProto, label: str) -> None:
+    """What onnxruntime refuses to load is unusable input, not an "ok" lint: an unsupported opset, a main
+    graph without inputs, a node reading a value nothing defines, a cycle."""
+    newest = onnx.defs.onnx_opset_version()
+    for imp in model.opset_import:
+        if imp.domain in ("", "ai.onnx") and not MIN_OPSET <= imp.version <= newest:
+            raise InputError(f"{label}: opset {imp.version} of the default domain is outside {MIN_OPSET}..{newest}, "
+                             "the range onnx and onnxruntime support; re-export with a supported opset (e.g. 17)")
+    g = model.graph
+    known = {i.name for i in g.input} | {t.name for t in g.initializer} | {t.name for t in g.sparse_initializer}
+    constants = {t.name for t in g.initializer} | {t.name for t in g.sparse_initializer}
+    if g.node and not [i for i in g.input if i.name not in constants]:
+        raise InputError(f"{label}: the graph has no inputs (every value is a constant); export it with its image "
+                         "input as a graph input")
+    produced = {o for n in g.node for o in n.output if o}
+    for n in g.node:
+        for name in n.input:
+            if name and name not in known and name not in produced:
+                raise InputError(f"{label}: node '{n.name or n.op_type}' ({n.op_type}) reads '{name}', which no node, "
+                                 "initializer or graph input defines; the model is incomplete")
+    _check_acyclic(g, known, label)
+
+
+def _check_acyclic(g: onnx.GraphProto, known: set[str], label: str) -> None:
+    producer = {o: i for i, n in enumerate(g.node) for o in n.output if o}
+    deps = [{producer[x] for x in n.input if x and x in producer and x not in known} for n in g.node]
+    users: dict[int, list[int]] = {i: [] for i in range(len(g.node))}
+    for i, d in enumerate(deps):
+        for j in d:
+            users[j].append(i)
+    remaining = [len(d) for d in deps]
+    ready = [i for i, r in enumerate(remaining) if r == 0]
+    done = 0
+    while ready:
+        i = ready.pop()
+        done += 1
+        for u in users[i]:
+            remaining[u] -= 1
+            if remaining[u] == 0:
+                ready.append(u)
+    if done < len(g.node):
+        stuck = next(n for i, n in enumerate(g.node) if remaining[i] > 0)
+        raise InputError(f"{label}: the graph has a cycle through node '{stuck.name or stuck.op_type}' "
+                         f"({stuck.op_type}); an ONNX graph must be acyclic")
 
 
 def _run_checker(model: onnx.ModelProto, label: str) -> None:
