@@ -16,6 +16,7 @@ import onnx
 
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntGraph, IntOp, QTensor
+from npuready.engine.static_shapes import fold_static_shapes
 from npuready.errors import InputError
 from npuready.graph import load as load_graph
 
@@ -183,6 +184,9 @@ def export_integer_graph(model: str | Path | onnx.ModelProto, rounding: str = fi
     if rounding not in choices:
         raise InputError(f"rounding {rounding!r}: unknown; use one of {sorted(set(choices))}")
     graph = load_graph(model)
+    folded, n_folded = fold_static_shapes(graph.model)  # shape arithmetic of a static graph → constants
+    if n_folded:
+        graph = load_graph(folded)
     if len(graph.inputs) != 1:
         raise InputError(f"{graph.name}: integer export supports one graph input, found {len(graph.inputs)}")
     b = Builder(graph, rounding)
