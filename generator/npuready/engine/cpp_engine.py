@@ -3,8 +3,8 @@
 The shared library is built on first use with ``g++ -O2 -fvect-cost-model=dynamic -std=c++17`` (portable:
 no ``-march=native``; the cost model only lets -O2 vectorise the accumulation loops for the SSE2 baseline)
 into a cache folder keyed by the hash of the sources (``NPUREADY_CACHE`` or ``~/.cache/npuready``).
-Python only arranges buffers (broadcasting, pool rescale hand-off); every integer op runs in C++,
-single-threaded.
+Python only arranges buffers (broadcasting, pool rescale hand-off, moving Softmax's axis last, the index
+copies of Slice and nearest Resize); every integer arithmetic op runs in C++, single-threaded.
 """
 from __future__ import annotations
 
@@ -209,11 +209,13 @@ def _matmul(op, xs, r):
 
 
 def _softmax(op, xs, r):
-    p, x = op.params, _c8(xs[0])
+    p = op.params
+    axis = p.get("axis", xs[0].ndim - 1)
+    x = _c8(np.moveaxis(xs[0], axis, -1))  # the normalised axis last and contiguous
     y = np.empty_like(x)
     library().npr_softmax(x, x.size // x.shape[-1], x.shape[-1], np.ascontiguousarray(p["exp_table"], np.int64),
                           p["acc_bits"], y)
-    return _rescale(p["rescale"], y, p["act_min"], p["act_max"], r)
+    return _rescale(p["rescale"], np.moveaxis(y, -1, axis), p["act_min"], p["act_max"], r)
 
 
 def _layernorm(op, xs, r):
@@ -224,6 +226,20 @@ def _layernorm(op, xs, r):
                             np.ascontiguousarray(p["gamma"], np.int64), np.ascontiguousarray(p["beta"], np.int64),
                             p["act_min"], p["act_max"], y)
     return y
+
+
+def _slice(op, xs, r):
+    from npuready.engine.ops.slice import take
+
+    p = op.params
+    return _rescale(p["rescale"], take(p, _c8(xs[0])), p["act_min"], p["act_max"], r)
+
+
+def _resize(op, xs, r):
+    from npuready.engine.ops.resize import gather
+
+    p = op.params
+    return _rescale(p["rescale"], gather(p, _c8(xs[0])), p["act_min"], p["act_max"], r)
 
 
 def _constant(op, xs, r):
@@ -283,7 +299,7 @@ KERNELS = {
     "Quantize": _quantize, "Conv": _conv, "Gemm": _gemm, "Add": _add, "Mul": _mul, "Concat": _concat,
     "MaxPool": _pool("npr_maxpool"), "AveragePool": _pool("npr_avgpool"), "Mean": _mean, "Reshape": _reshape,
     "Transpose": _transpose, "Rescale": _rescale_op, "Lut": _lut, "Gather": _gather, "MatMul": _matmul,
-    "Softmax": _softmax, "LayerNorm": _layernorm, "Constant": _constant,
+    "Softmax": _softmax, "LayerNorm": _layernorm, "Constant": _constant, "Slice": _slice, "Resize": _resize,
 }
 
 

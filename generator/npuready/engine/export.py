@@ -126,12 +126,12 @@ class Builder:
             return None
         return self.graph.constant(node.inputs[idx])
 
-    def output(self, node, self_clamp: bool = False) -> tuple[QTensor, int, int]:
+    def output(self, node, self_clamp: bool = False, index: int = 0) -> tuple[QTensor, int, int]:
         """The int8 output tensor of ``node`` and the clamp [lo, hi] in codes (fused Relu/Clip included).
 
-        ``self_clamp``: ``node`` is itself a Relu/Clip whose bounds apply.
+        ``self_clamp``: ``node`` is itself a Relu/Clip whose bounds apply; ``index``: which output.
         """
-        name = node.outputs[0]
+        name = node.outputs[index]
         lo_real, hi_real = -np.inf, np.inf
         seen = 0
         pending = [node] if self_clamp else []
@@ -141,7 +141,7 @@ class Builder:
             else:
                 users = self.graph.consumers.get(name, ())
                 if len(users) != 1 or users[0].op_type not in CLAMPS or seen > 2:
-                    raise InputError(f"node {node.name} ({node.op_type}): output {node.outputs[0]} is not followed "
+                    raise InputError(f"node {node.name} ({node.op_type}): output {node.outputs[index]} is not followed "
                                      "by a QuantizeLinear; quantise every activation (QDQ format)")
                 user = users[0]
                 self.fused.add(user.name)

@@ -319,8 +319,8 @@ def gemmlowp_tanh(a, integer_bits: int) -> np.ndarray:
 
 
 def _input_radius(integer_bits: int, left_shift: int) -> int:
-    """TFLite CalculateInputRadius (total signed bits 31)."""
-    return int(math.floor(((1 << integer_bits) - 1) * float(1 << (31 - integer_bits)) / float(1 << left_shift)))
+    """TFLite CalculateInputRadius (total signed bits 31); a negative shift (input scale < 2^-28) divides by 2^shift."""
+    return int(math.floor(((1 << integer_bits) - 1) * float(1 << (31 - integer_bits)) / math.ldexp(1.0, left_shift)))
 
 
 _TABLE_INPUT_BITS = 4  # TFLite's int8 LOGISTIC / TANH evaluate gemmlowp in Q4.27

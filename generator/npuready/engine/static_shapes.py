@@ -101,7 +101,7 @@ def _fold_once(model: onnx.ModelProto) -> tuple[onnx.ModelProto, int]:
     new.graph.node.extend(keep)
     for name, v in known.items():
         if name in used and name not in init_names and name not in dq_names:
-            new.graph.initializer.append(numpy_helper.from_array(np.ascontiguousarray(v), name))
+            new.graph.initializer.append(numpy_helper.from_array(np.array(v), name))
     del new.graph.value_info[:]
     new = onnx.shape_inference.infer_shapes(new, check_type=False, strict_mode=False, data_prop=True)
     return new, folded

@@ -82,7 +82,12 @@ def _unary(b, node):
 
 
 def is_unary(b, node) -> bool:
-    """A unary elementwise node reading an int8 activation: the start of a lookup-table chain."""
+    """A unary elementwise node reading an int8 activation: the start of a lookup-table chain.
+
+    A lone Div by a scalar (its output quantised right away) is not a table: it runs as TFLite does, a
+    MUL by the reciprocal (``mul.py``)."""
+    if node.op_type == "Div" and node.outputs[0] in b.q_of:
+        return False
     return bool(node.inputs) and node.inputs[0] in b.act_dq and _unary(b, node) is not None
 
 

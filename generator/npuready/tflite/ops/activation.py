@@ -15,7 +15,7 @@ from ai_edge_litert import schema_py_generated as fb
 from npuready.errors import InputError
 from npuready.graph.view import Node
 from npuready.tflite.builder import QParams
-from npuready.tflite.context import Const, Context, identity
+from npuready.tflite.context import Const, Context
 from npuready.tflite.ops.common import ACT, activation_code, clip_bounds, tfl_shape
 
 SIGMOID_Q = QParams.of(1.0 / 256.0, -128)
@@ -63,17 +63,16 @@ def lower_activation(ctx: Context, node: Node) -> None:
 
 
 def lower_softmax(ctx: Context, node: Node) -> None:
+    """SOFTMAX normalises the last stored axis: the ONNX axis is moved there (a TRANSPOSE only when the
+    stored order differs) and the output keeps that order."""
     rank = len(ctx.shape(node.inputs[0]))
     axis = int(node.attr("axis", -1 if ctx.graph.opsets.get("", 13) >= 13 else 1)) % rank
     if ctx.graph.opsets.get("", 13) < 13 and axis != rank - 1:
         raise InputError(f"node {node.name!r} (Softmax): opset < 13 flattens from axis {axis}; only the last "
                          "axis is exported")
     x = ctx.value(node.inputs[0])
-    if x.perm.index(axis) != rank - 1:
-        x = ctx.value(node.inputs[0], identity(rank))
-        if axis != rank - 1:
-            raise InputError(f"node {node.name!r} (Softmax): axis {axis} is not the last axis; TFLite SOFTMAX "
-                             "works on the last axis (transpose first)")
+    if x.perm[-1] != axis:
+        x = ctx.value(node.inputs[0], tuple(a for a in x.perm if a != axis) + (axis,))
     out = node.outputs[0]
     ctx.emit_fixed_out("SOFTMAX", [x.index], fb.SoftmaxOptionsT(beta=1.0), out,
                        tfl_shape(ctx, out, x.perm), x.perm, SIGMOID_Q)

@@ -8,7 +8,8 @@ from npuready.tflite.ops.gemm import lower_gemm, lower_matmul
 from npuready.tflite.ops.norm import lower_div, lower_layernorm
 from npuready.tflite.ops.pool import lower_global_pool, lower_pool, lower_reduce
 from npuready.tflite.ops.shape import lower_concat, lower_identity, lower_reshape, lower_transpose
-from npuready.tflite.ops.slicing import lower_gather, lower_slice
+from npuready.tflite.ops.resize import lower_resize
+from npuready.tflite.ops.slicing import lower_gather, lower_slice, lower_split
 
 CONVERTERS = {
     "Conv": lower_conv,
@@ -44,6 +45,8 @@ CONVERTERS = {
     "Concat": lower_concat,
     "Gather": lower_gather,
     "Slice": lower_slice,
+    "Split": lower_split,
+    "Resize": lower_resize,
     "Identity": lower_identity,
     "Dropout": lower_identity,
 }
