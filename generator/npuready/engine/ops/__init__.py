@@ -20,6 +20,9 @@ OPS = {
 }
 # Div/Mul/Add/Sub/Pow by a plain float scalar join a lookup-table chain (lut.is_unary) before this lookup.
 
+#: ONNX op type -> further kernel modules its ``build`` may emit (MatMul of two activations, Split as slices)
+EMITS = {"MatMul": (matmul,), "Split": (slice,)}
+
 #: integer op kind -> module with ``run(op, inputs) -> int8 array``
 KERNELS = {
     "Quantize": quantize, "Conv": conv, "Gemm": gemm, "Add": add, "Mul": mul, "Concat": concat,
