@@ -99,6 +99,11 @@ class Context:
         if not self.int8:
             return None
         qp = self.quant.act.get(name)
+        if qp is None:  # an elementwise result quantised only after a layout op (engine.ops.lut.layout_user)
+            from npuready.engine.ops.lut import layout_user
+
+            user = layout_user(self.graph, name, self.quant.act)
+            qp = None if user is None else self.quant.act[user.outputs[0]]
         if qp is None:
             raise InputError(f"tensor {name!r}: no QuantizeLinear/DequantizeLinear pair in the QDQ model; "
                              "full-integer TFLite needs every activation quantized (quantize that op too)")

@@ -90,7 +90,12 @@ def lower_div(ctx: Context, node: Node) -> None:
     """Div, or the head of an exact-GELU pattern (float only)."""
     chain = None if ctx.int8 else _match_gelu(ctx, node)
     if ctx.int8:
-        _lower_div_int8(ctx, node)
+        if node.outputs[0] in ctx.quant.act:
+            _lower_div_int8(ctx, node)
+        else:  # the head of a unary chain (Div → Erf): the integer engine's table
+            from npuready.tflite.ops.table import lower_table
+
+            lower_table(ctx, node)
         return
     if chain is None:
         lower_binary(ctx, node)

@@ -9,6 +9,7 @@ from npuready.tflite.ops.norm import lower_div, lower_layernorm
 from npuready.tflite.ops.pool import lower_global_pool, lower_pool, lower_reduce
 from npuready.tflite.ops.shape import lower_concat, lower_identity, lower_reshape, lower_transpose
 from npuready.tflite.ops.resize import lower_resize
+from npuready.tflite.ops.table import lower_table
 from npuready.tflite.ops.slicing import lower_gather, lower_slice, lower_split
 
 CONVERTERS = {
@@ -45,6 +46,9 @@ CONVERTERS = {
     "Concat": lower_concat,
     "Gather": lower_gather,
     "Slice": lower_slice,
+    "HardSigmoid": lower_table,
+    "Erf": lower_table,
+    "Elu": lower_table,
     "Split": lower_split,
     "Resize": lower_resize,
     "Identity": lower_identity,
