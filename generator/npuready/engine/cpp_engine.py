@@ -19,6 +19,9 @@ from pathlib import Path
 import numpy as np
 
 from npuready.engine.intgraph import IntGraph, IntOp
+from npuready.engine.ops.lut import reshaped
+from npuready.engine.ops.resize import gather
+from npuready.engine.ops.slice import take
 from npuready.engine.runner import run_graph
 from npuready.errors import InputError
 
@@ -229,15 +232,11 @@ def _layernorm(op, xs, r):
 
 
 def _slice(op, xs, r):
-    from npuready.engine.ops.slice import take
-
     p = op.params
     return _rescale(p["rescale"], take(p, _c8(xs[0])), p["act_min"], p["act_max"], r)
 
 
 def _resize(op, xs, r):
-    from npuready.engine.ops.resize import gather
-
     p = op.params
     return _rescale(p["rescale"], gather(p, _c8(xs[0])), p["act_min"], p["act_max"], r)
 
@@ -282,7 +281,7 @@ def _lut(op, xs, r):
     x = _c8(xs[0])
     y = np.empty_like(x)
     library().npr_lut(x, x.size, _c8(op.params["table"]), y)
-    return y
+    return reshaped(op.params, y)
 
 
 def _quantize(op, xs, r):

@@ -160,19 +160,22 @@ def build(b, node) -> IntOp:
 
     A chain whose output is quantised only after a layout op (HardSwish → Flatten → QuantizeLinear at the
     end of MobileNetV3) is an elementwise function that commutes with it: the table writes the layout
-    op's quantisation and the layout op then reads an int8 tensor like any other."""
+    op's output (its quantisation and shape) and the layout op joins this op."""
     x = b.act(node, 0)
     nodes = chain(b.graph, node, b.q_of, b.const_dq)
     b.fused.update(n.name for n in nodes[1:])
-    cur = nodes[-1]
-    passthrough = _layout_after(b, cur)
-    if passthrough is not None:
-        out, lo, hi = passthrough, -128, 127
-    else:
-        out, lo, hi = b.output(cur)
+    last = layout_user(b.graph, nodes[-1].outputs[0], b.q_of) or nodes[-1]
+    out, lo, hi = b.output(last)
+    params = {"function": "→".join(n.op_type for n in nodes)}
+    if last is not nodes[-1]:
+        b.fused.add(last.name)
+        shape = [int(d) for d in b.graph.info(last.outputs[0]).shape]
+        params.update(shape=shape[1:], full_shape=shape)
+        if not x.shape or shape[0] != x.shape[0]:
+            b.batchable = False
+        params["function"] += "→" + last.op_type
     t = table(b.graph, nodes, x, out, lo, hi, fixedpoint.resolve_rounding(b.rounding, "Lut"), b.const_dq)
-    return IntOp(node.name, "Lut", (x.name,), (out.name,),
-                 {"table": t, "function": "→".join(n.op_type for n in nodes)}, b.rounding)
+    return IntOp(node.name, "Lut", (x.name,), (out.name,), {"table": t, **params}, b.rounding)
 
 
 LAYOUT = ("Flatten", "Reshape", "Squeeze", "Unsqueeze")
@@ -186,18 +189,13 @@ def layout_user(graph, name: str, quantised_acts):
     return users[0] if users[0].outputs[0] in quantised_acts else None
 
 
-def _layout_after(b, cur):
-    user = layout_user(b.graph, cur.outputs[0], b.q_of)
-    if user is None:
-        return None
-    q = b.tensors[b.q_of[user.outputs[0]].outputs[0]]
-    key = f"{cur.outputs[0]}#int8"
-    shape = tuple(d if isinstance(d, int) else 1 for d in (b.graph.info(cur.outputs[0]).shape or ()))
-    b.tensors[key] = QTensor(key, cur.outputs[0], shape, q.scale, q.zero_point)
-    b.act_dq[cur.outputs[0]] = key  # the layout op reads the table's int8 output
-    return b.tensors[key]
+def reshaped(p, y: np.ndarray) -> np.ndarray:
+    """The table's output in the layout op's shape (when one joined the table)."""
+    if "full_shape" not in p:
+        return y
+    return y.reshape(p["full_shape"]) if y.shape[0] == 1 else y.reshape(y.shape[0], *p["shape"])
 
 
 # ----- loop + epilogue ----------------------------------------------------------------------
 def run(op: IntOp, inputs: list[np.ndarray]) -> np.ndarray:
-    return op.params["table"][inputs[0].astype(np.int16) + 128]
+    return reshaped(op.params, op.params["table"][inputs[0].astype(np.int16) + 128])
