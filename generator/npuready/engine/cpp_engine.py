@@ -4,7 +4,7 @@ The shared library is built on first use with ``g++ -O2 -fvect-cost-model=dynami
 no ``-march=native``; the cost model only lets -O2 vectorise the accumulation loops for the SSE2 baseline)
 into a cache folder keyed by the hash of the sources (``NPUREADY_CACHE`` or ``~/.cache/npuready``).
 Python only arranges buffers (broadcasting, pool rescale hand-off, moving Softmax's axis last, the index
-copies of Slice and nearest Resize); every integer arithmetic op runs in C++, single-threaded.
+copies of Slice, Pad and nearest Resize); every integer arithmetic op runs in C++, single-threaded.
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ import numpy as np
 
 from npuready.engine.intgraph import IntGraph, IntOp
 from npuready.engine.ops.lut import reshaped
+from npuready.engine.ops.pad import padded
 from npuready.engine.ops.resize import gather
 from npuready.engine.ops.slice import take
 from npuready.engine.runner import run_graph
@@ -236,6 +237,11 @@ def _slice(op, xs, r):
     return _rescale(p["rescale"], take(p, _c8(xs[0])), p["act_min"], p["act_max"], r)
 
 
+def _pad(op, xs, r):
+    p = op.params
+    return _rescale(p["rescale"], padded(p, _c8(xs[0])), p["act_min"], p["act_max"], r)
+
+
 def _resize(op, xs, r):
     p = op.params
     return _rescale(p["rescale"], gather(p, _c8(xs[0])), p["act_min"], p["act_max"], r)
@@ -299,6 +305,7 @@ KERNELS = {
     "MaxPool": _pool("npr_maxpool"), "AveragePool": _pool("npr_avgpool"), "Mean": _mean, "Reshape": _reshape,
     "Transpose": _transpose, "Rescale": _rescale_op, "Lut": _lut, "Gather": _gather, "MatMul": _matmul,
     "Softmax": _softmax, "LayerNorm": _layernorm, "Constant": _constant, "Slice": _slice, "Resize": _resize,
+    "Pad": _pad,
 }
 
 

@@ -59,3 +59,11 @@ def test_nearest_resize_matches_litert(shape, scales):
                        coordinate_transformation_mode="asymmetric", nearest_mode="floor")
     model, x = qdq_model([node], ["y"], shape, seed=4, inits=inits)
     assert_bitexact(model, x, ["Resize"])
+
+
+@pytest.mark.parametrize("pads,value", [([0, 0, 1, 2, 0, 1, 0, 0], 0.0), ([0, 1, 0, 1, 0, 0, 2, 1], 0.37)],
+                         ids=["zero-spatial", "value-channels"])
+def test_constant_pad_matches_litert(pads, value):
+    inits = [_i64("pads", pads), nh.from_array(np.array(value, np.float32), "v")]
+    model, x = qdq_model([h.make_node("Pad", ["x", "pads", "v"], ["y"])], ["y"], [1, 3, 4, 5], seed=6, inits=inits)
+    assert_bitexact(model, x, ["Pad"])
