@@ -1,0 +1,37 @@
+"""ReduceMean over any axes, Transpose/Reshape of other ranks, Relu6 (Clip 0..6) on its own, GELU: against LiteRT."""
+import numpy as np
+import pytest
+from onnx import helper as h
+from onnx import numpy_helper as nh
+
+pytest.importorskip("ai_edge_litert")
+
+from oplevel import assert_bitexact, qdq_model  # noqa: E402
+
+
+@pytest.mark.parametrize("axes,keepdims", [([1], 1), ([2, 3], 0), ([1, 3], 1)])
+def test_reduce_mean_over_any_feature_axes_matches_litert(axes, keepdims):
+    node = h.make_node("ReduceMean", ["x"], ["y"], axes=axes, keepdims=keepdims)
+    model, x = qdq_model([node], ["y"], [1, 4, 5, 6], seed=9, opset=13)
+    assert_bitexact(model, x, ["Mean"])
+
+
+@pytest.mark.parametrize("shape,perm", [([1, 6, 5], [0, 2, 1]), ([1, 2, 3, 4, 5], [0, 3, 1, 4, 2])])
+def test_transpose_then_requantising_reshape_matches_litert(shape, perm):
+    inits = [nh.from_array(np.array([1, -1], np.int64), "flat")]
+    nodes = [h.make_node("Transpose", ["x"], ["t"], perm=perm), h.make_node("Reshape", ["t", "flat"], ["y"])]
+    model, x = qdq_model(nodes, ["t", "y"], shape, seed=10, inits=inits)
+    assert_bitexact(model, x, ["Transpose", "Reshape"])
+
+
+def test_standalone_relu6_matches_litert():
+    inits = [nh.from_array(np.array(0, np.float32), "lo"), nh.from_array(np.array(6, np.float32), "hi")]
+    model, x = qdq_model([h.make_node("Clip", ["x", "lo", "hi"], ["y"])], ["y"], [1, 3, 4, 4], seed=11, inits=inits)
+    assert_bitexact(model, x, ["Rescale"])
+
+
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+def test_gelu_table_matches_litert(approximate):
+    node = h.make_node("Gelu", ["x"], ["y"], approximate=approximate)
+    model, x = qdq_model([node], ["y"], [1, 3, 4, 4], seed=12, opset=20)
+    assert_bitexact(model, x, ["Lut"])
