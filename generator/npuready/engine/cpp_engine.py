@@ -51,6 +51,7 @@ SIGNATURES = {
     "npr_gather": [_P8, _L, _L, _L, _P64, _L, _P8],
     "npr_matmul": [_P8, _P8, _L, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _P8],
     "npr_softmax": [_P8, _L, _I, _P64, _I, _P8],
+    "npr_prelu": [_P8, _P8, _L] + [_I] * 10 + [_P8],
     "npr_layernorm": [_P8, _L, _I, _I, _I, _L, _I, _I, _P64, _P64, _I, _I, _P8],
 }
 
@@ -237,6 +238,16 @@ def _slice(op, xs, r):
     return _rescale(p["rescale"], take(p, _c8(xs[0])), p["act_min"], p["act_max"], r)
 
 
+def _prelu(op, xs, r):
+    p, x = op.params, _c8(xs[0])
+    alpha = _c8(np.broadcast_to(p["alpha"], x.shape))
+    y = np.empty_like(x)
+    library().npr_prelu(x, alpha, x.size, p["input_zero_point"], p["alpha_zero_point"], p["identity_multiplier"],
+                        p["identity_shift"], p["alpha_multiplier"], p["alpha_shift"], p["output_zero_point"],
+                        p["act_min"], p["act_max"], r, y)
+    return y
+
+
 def _pad(op, xs, r):
     p = op.params
     return _rescale(p["rescale"], padded(p, _c8(xs[0])), p["act_min"], p["act_max"], r)
@@ -305,7 +316,7 @@ KERNELS = {
     "MaxPool": _pool("npr_maxpool"), "AveragePool": _pool("npr_avgpool"), "Mean": _mean, "Reshape": _reshape,
     "Transpose": _transpose, "Rescale": _rescale_op, "Lut": _lut, "Gather": _gather, "MatMul": _matmul,
     "Softmax": _softmax, "LayerNorm": _layernorm, "Constant": _constant, "Slice": _slice, "Resize": _resize,
-    "Pad": _pad,
+    "Pad": _pad, "PRelu": _prelu,
 }
 
 

@@ -65,3 +65,10 @@ def test_concat_of_differently_scaled_inputs_matches_litert():
 def test_softmax_on_any_axis_matches_litert(axis):
     model, x = qdq_model([h.make_node("Softmax", ["x"], ["y"], axis=axis)], ["y"], [1, 5, 4, 3], seed=8)
     assert_bitexact(model, x, ["Softmax"])
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_prelu_with_a_per_channel_slope_matches_litert(seed):
+    slope = {"a": np.random.default_rng(seed).uniform(-0.5, 0.5, (4, 1, 1))}
+    model, x = qdq_model([h.make_node("PRelu", ["x", "a"], ["y"])], ["y"], SHAPE, seed=seed, qconsts=slope)
+    assert_bitexact(model, x, ["PRelu"])

@@ -62,6 +62,15 @@ def lower_activation(ctx: Context, node: Node) -> None:
         raise InputError(f"node {node.name!r}: activation {op} is not exported")
 
 
+def lower_prelu(ctx: Context, node: Node) -> None:
+    """PRelu → PRELU with the slope rank-extended and permuted to the input's stored order (int8: the QDQ
+    model's int8 slope and its scale, as the integer engine reads them)."""
+    x = ctx.value(node.inputs[0])
+    alpha = ctx.value_for_broadcast(node.inputs[1], x.perm)
+    out = node.outputs[0]
+    ctx.op("PRELU", [x.index, alpha.index], [ctx.new_value(out, tfl_shape(ctx, out, x.perm), x.perm)])
+
+
 def lower_softmax(ctx: Context, node: Node) -> None:
     """SOFTMAX normalises the last stored axis: the ONNX axis is moved there (a TRANSPOSE only when the
     stored order differs) and the output keeps that order."""

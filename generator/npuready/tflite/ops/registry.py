@@ -1,7 +1,7 @@
 """Explicit table: ONNX op type (default domain) → converter ``f(ctx, node)``."""
 from __future__ import annotations
 
-from npuready.tflite.ops.activation import lower_activation, lower_softmax
+from npuready.tflite.ops.activation import lower_activation, lower_prelu, lower_softmax
 from npuready.tflite.ops.conv import lower_conv
 from npuready.tflite.ops.elementwise import lower_batchnorm, lower_binary
 from npuready.tflite.ops.gemm import lower_gemm, lower_matmul
@@ -52,6 +52,7 @@ CONVERTERS = {
     "Elu": lower_table,
     "Split": lower_split,
     "Pad": lower_pad,
+    "PRelu": lower_prelu,
     "Resize": lower_resize,
     "Identity": lower_identity,
     "Dropout": lower_identity,
