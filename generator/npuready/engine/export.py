@@ -21,6 +21,11 @@ from npuready.errors import InputError
 from npuready.graph import load as load_graph
 
 SKIP = {"QuantizeLinear", "DequantizeLinear", "Constant", "Identity"}
+FLOAT_OPERAND_OPS = {"Add", "Sub", "Mul"}  # elementwise ops whose float constant operand is quantised here
+
+
+def _is_float(v) -> bool:
+    return v is not None and np.asarray(v).dtype.kind == "f"
 CLAMPS = {"Relu", "Clip"}
 
 
@@ -94,6 +99,8 @@ class Builder:
         name = node.inputs[idx]
         if name in self.const_dq and name not in self.act_dq:
             return self._constant_tensor(node, name)
+        if name not in self.act_dq and node.op_type in FLOAT_OPERAND_OPS and _is_float(self.graph.constant(name)):
+            return self._float_constant_tensor(node, name)
         if name not in self.act_dq:
             raise InputError(f"node {node.name} ({node.op_type}): input {name} is not a dequantised int8 "
                              "activation; quantise the model in QDQ format (npuready quantize)")
@@ -110,6 +117,17 @@ class Builder:
             self.tensors[key] = QTensor(key, name, tuple(c.values.shape), float(c.scale[0]), int(c.zero_point[0]))
             self.pending.append(IntOp(f"{name}#const", "Constant", (), (key,),
                                       {"value": c.values.astype(np.int8)}, self.rounding))
+        return self.tensors[key]
+
+    def _float_constant_tensor(self, node, name: str) -> QTensor:
+        """A float constant operand the quantiser left unquantised (``ops.constant.quantize_operand``)."""
+        from npuready.engine.ops.constant import quantize_operand
+
+        key = f"{name}#const"
+        if key not in self.tensors:
+            codes, scale = quantize_operand(self.graph.constant(name))
+            self.tensors[key] = QTensor(key, name, tuple(codes.shape), scale, 0)
+            self.pending.append(IntOp(key, "Constant", (), (key,), {"value": codes}, self.rounding))
         return self.tensors[key]
 
     def const(self, node, idx: int) -> QConst | None:

@@ -38,7 +38,8 @@ def _evaluate(node: onnx.NodeProto, feeds: dict[str, np.ndarray], opset: int) ->
     g = helper.make_graph([node], "fold",
                           [helper.make_tensor_value_info(k, helper.np_dtype_to_tensor_dtype(v.dtype), v.shape)
                            for k, v in feeds.items()],
-                          [helper.make_tensor_value_info(o, onnx.TensorProto.UNDEFINED, None) for o in node.output if o])
+                          [helper.make_tensor_value_info(o, onnx.TensorProto.UNDEFINED, None)
+                           for o in node.output if o])
     if node.op_type in ("QuantizeLinear", "DequantizeLinear"):  # onnx's evaluator implements them from 19 on
         opset = max(opset, 19)
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])

@@ -200,6 +200,11 @@ class Context:
                 const = const.reshape((1,) * pad + const.f.shape, axis_shift=pad)
             if perm != identity(rank):
                 const = const.transpose(perm)
+            if self.int8 and const.q is None:  # left in float by the quantiser: the integer engine's codes
+                from npuready.engine.ops.constant import quantize_operand
+
+                codes, scale = quantize_operand(const.f)
+                const = Const(const.f, codes, QParams.of(scale, 0))
             idx = self.add_const(name, const)
             return Value(idx, perm, tuple(np.asarray(const.f.shape)[np.argsort(perm)]))
         v = self.values.get(name)

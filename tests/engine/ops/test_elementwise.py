@@ -72,3 +72,13 @@ def test_prelu_with_a_per_channel_slope_matches_litert(seed):
     slope = {"a": np.random.default_rng(seed).uniform(-0.5, 0.5, (4, 1, 1))}
     model, x = qdq_model([h.make_node("PRelu", ["x", "a"], ["y"])], ["y"], SHAPE, seed=seed, qconsts=slope)
     assert_bitexact(model, x, ["PRelu"])
+
+
+@pytest.mark.parametrize("op,value", [("Sub", np.linspace(-1, 2, 4).reshape(1, 4, 1, 1)), ("Mul", np.array(0.3)),
+                                      ("Add", np.array(-1.25))], ids=["sub-tensor", "mul-scalar", "add-scalar"])
+def test_binary_by_a_float_constant_left_unquantised_matches_litert(op, value):
+    """onnxruntime leaves e.g. Sub's constant in float: both paths quantise it by quantize_operand."""
+    inits = [nh.from_array(value.astype(np.float32), "k")]
+    model, x = qdq_model([h.make_node(op, ["x", "k"], ["y"])], ["y"], SHAPE, seed=13, inits=inits)
+    graph = assert_bitexact(model, x, ["Constant", "Mul" if op == "Mul" else "Add"])
+    assert graph.ops[1].params["value"].dtype == np.int8 and int(np.abs(graph.ops[1].params["value"]).max()) == 127

@@ -126,9 +126,9 @@ def table(graph, nodes, x, out, lo: int, hi: int, rounding: str, quantised_const
 def is_unary(b, node) -> bool:
     """A unary elementwise node reading an int8 activation: the start of a lookup-table chain.
 
-    A lone Div by a scalar (its output quantised right away) is not a table: it runs as TFLite does, a
-    MUL by the reciprocal (``mul.py``)."""
-    if node.op_type == "Div" and node.outputs[0] in b.q_of:
+    A lone Add/Sub/Mul/Div by a scalar (its output quantised right away) is not a table: it runs as TFLite
+    does, the binary kernel with the scalar as an int8 constant (Div: its reciprocal; ``mul.py``, ``add.py``)."""
+    if node.op_type in ("Add", "Sub", "Mul", "Div") and node.outputs[0] in b.q_of:
         return False
     return bool(node.inputs) and node.inputs[0] in b.act_dq and _unary(b, node) is not None
 

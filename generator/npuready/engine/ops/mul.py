@@ -10,14 +10,14 @@ import numpy as np
 
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntOp, QTensor
+from npuready.engine.ops.constant import quantize_operand
 from npuready.errors import InputError
 
 
 def scalar_operand(value: float) -> tuple[int, float]:
     """(int8 code, float32 scale) of a constant scalar operand: ±127 at |value|/127 (0 at scale 1)."""
-    if value == 0:
-        return 0, 1.0
-    return (127 if value > 0 else -127), float(np.float32(abs(value) / 127.0))
+    code, scale = quantize_operand(np.float32(value))
+    return int(code), scale
 
 
 def divisor(b, node) -> float | None:
