@@ -17,15 +17,18 @@ def _model(nodes, inits=(), out_shape=(1, 4, 8, 8)):
     return load(h.make_model(g, opset_imports=[h.make_opsetid("", 17)]))
 
 
+MODE = ("Resize mode cubic (half_pixel, round_prefer_floor): only nearest (asymmetric, floor) or linear "
+        "(asymmetric, half_pixel, pytorch_half_pixel)")
+
+
 def test_missing_kernel_resize_mode_and_float_only_lowering_are_named():
     inits = [nh.from_array(np.array([1, 1, 2, 2], np.float32), "sc"),
              nh.from_array(np.ones(4, np.float32), "g")]
-    nodes = [h.make_node("Resize", ["x", "", "sc"], ["r"], name="up", mode="linear"),
+    nodes = [h.make_node("Resize", ["x", "", "sc"], ["r"], name="up", mode="cubic"),
              h.make_node("GlobalMaxPool", ["r"], ["p"], name="gmp"),
              h.make_node("LayerNormalization", ["p", "g"], ["y"], name="ln", axis=1)]
     assert gaps(_model(nodes, inits, (1, 4, 1, 1))) == [
-        Gap("up", "Resize", "Resize mode linear (half_pixel, round_prefer_floor): only nearest, asymmetric, floor",
-            "Resize mode linear (half_pixel, round_prefer_floor): only nearest, asymmetric, floor"),
+        Gap("up", "Resize", MODE, MODE),
         Gap("gmp", "GlobalMaxPool", "op GlobalMaxPool has no integer kernel", None),
         Gap("ln", "LayerNormalization", None, "op LayerNormalization is lowered to float TFLite only")]
 

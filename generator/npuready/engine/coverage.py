@@ -33,12 +33,14 @@ def _tflite_registry():
 
 
 def _resize_mode(node) -> str | None:
-    from npuready.engine.ops.resize import MODES
+    from npuready.engine.ops.resize import LINEAR, MODES
 
+    mode = node.attr("mode", "nearest")
     key = (node.attr("coordinate_transformation_mode", "half_pixel"), node.attr("nearest_mode", "round_prefer_floor"))
-    if node.attr("mode", "nearest") != "nearest" or key not in MODES:
-        return f"Resize mode {node.attr('mode', 'nearest')} ({key[0]}, {key[1]}): only nearest, asymmetric, floor"
-    return None
+    if (mode == "nearest" and key in MODES) or (mode == "linear" and key[0] in LINEAR):
+        return None
+    return (f"Resize mode {mode} ({key[0]}, {key[1]}): only nearest (asymmetric, floor) or linear "
+            f"({', '.join(sorted(LINEAR))})")
 
 
 def gaps(graph) -> list[Gap]:

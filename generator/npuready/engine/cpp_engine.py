@@ -51,6 +51,7 @@ SIGNATURES = {
     "npr_gather": [_P8, _L, _L, _L, _P64, _L, _P8],
     "npr_matmul": [_P8, _P8, _L, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _P8],
     "npr_softmax": [_P8, _L, _I, _P64, _I, _P8],
+    "npr_resize_bilinear": [_P8, _L] + [_I] * 4 + [_P64] * 6 + [_P8],
     "npr_prelu": [_P8, _P8, _L] + [_I] * 10 + [_P8],
     "npr_layernorm": [_P8, _L, _I, _I, _I, _L, _I, _I, _P64, _P64, _I, _I, _P8],
 }
@@ -258,6 +259,17 @@ def _resize(op, xs, r):
     return _rescale(p["rescale"], gather(p, _c8(xs[0])), p["act_min"], p["act_max"], r)
 
 
+def _resize_bilinear(op, xs, r):
+    p, x = op.params, _c8(xs[0])
+    n, c, h, w = x.shape
+    oh, ow = len(p["row_pos"]), len(p["col_pos"])
+    y = np.empty((n, c, oh, ow), np.int8)
+    arrays = [np.ascontiguousarray(p[k], np.int64) for k in ("row_pos", "row_lo", "row_hi", "col_pos", "col_lo",
+                                                              "col_hi")]
+    library().npr_resize_bilinear(x, n * c, h, w, oh, ow, *arrays, y)
+    return _rescale(p["rescale"], y, p["act_min"], p["act_max"], r)
+
+
 def _constant(op, xs, r):
     return op.params["value"]
 
@@ -316,7 +328,7 @@ KERNELS = {
     "MaxPool": _pool("npr_maxpool"), "AveragePool": _pool("npr_avgpool"), "Mean": _mean, "Reshape": _reshape,
     "Transpose": _transpose, "Rescale": _rescale_op, "Lut": _lut, "Gather": _gather, "MatMul": _matmul,
     "Softmax": _softmax, "LayerNorm": _layernorm, "Constant": _constant, "Slice": _slice, "Resize": _resize,
-    "Pad": _pad, "PRelu": _prelu,
+    "Pad": _pad, "PRelu": _prelu, "ResizeBilinear": _resize_bilinear,
 }
 
 

@@ -35,3 +35,20 @@ def test_gelu_table_matches_litert(approximate):
     node = h.make_node("Gelu", ["x"], ["y"], approximate=approximate)
     model, x = qdq_model([node], ["y"], [1, 3, 4, 4], seed=12, opset=20)
     assert_bitexact(model, x, ["Lut"])
+
+
+def test_new_op_parameters_survive_save_and_load(tmp_path):
+    from npuready.engine import intgraph, numpy_engine
+    from npuready.engine.export import export_integer_graph
+
+    inits = [nh.from_array(np.array([1, 1, 2, 2], np.float32), "sc"),
+             nh.from_array(np.array([0, 0, 1, 0, 0, 0, 0, 1], np.int64), "pads")]
+    nodes = [h.make_node("Resize", ["x", "", "sc"], ["r"], mode="linear"), h.make_node("Pad", ["r", "pads"], ["p"]),
+             h.make_node("PRelu", ["p", "a"], ["y"])]
+    model, x = qdq_model(nodes, ["r", "p", "y"], [1, 2, 3, 3], seed=14, inits=inits,
+                         qconsts={"a": np.array([[[0.25]], [[-0.5]]])})
+    graph = export_integer_graph(model)
+    again = intgraph.load(intgraph.save(graph, tmp_path / "g.npz"))
+    assert [op.kind for op in again.ops] == ["Quantize", "ResizeBilinear", "Pad", "PRelu"]
+    a, b = numpy_engine.run(graph, x), numpy_engine.run(again, x)
+    assert all(np.array_equal(a[k], b[k]) for k in a) and set(a) == set(b)

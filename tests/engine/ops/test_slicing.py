@@ -67,3 +67,12 @@ def test_constant_pad_matches_litert(pads, value):
     inits = [_i64("pads", pads), nh.from_array(np.array(value, np.float32), "v")]
     model, x = qdq_model([h.make_node("Pad", ["x", "pads", "v"], ["y"])], ["y"], [1, 3, 4, 5], seed=6, inits=inits)
     assert_bitexact(model, x, ["Pad"])
+
+
+@pytest.mark.parametrize("ctm", ["half_pixel", "asymmetric"])
+@pytest.mark.parametrize("shape,scales", [([1, 3, 5, 4], [1, 1, 2, 2]), ([1, 2, 6, 6], [1, 1, 0.5, 1.5])])
+def test_bilinear_resize_matches_litert(ctm, shape, scales):
+    inits = [nh.from_array(np.array(scales, np.float32), "scales")]
+    node = h.make_node("Resize", ["x", "", "scales"], ["y"], mode="linear", coordinate_transformation_mode=ctm)
+    model, x = qdq_model([node], ["y"], shape, seed=5, inits=inits)
+    assert_bitexact(model, x, ["ResizeBilinear"])

@@ -29,5 +29,5 @@ KERNELS = {
     "MaxPool": maxpool, "AveragePool": avgpool, "Mean": mean, "Reshape": reshape, "Transpose": transpose,
     "Rescale": rescale, "Lut": lut, "Constant": constant, "Gather": gather, "MatMul": matmul,
     "Softmax": softmax, "LayerNorm": layernorm, "Slice": slice, "Resize": resize, "Pad": pad,
-    "PRelu": prelu,
+    "PRelu": prelu, "ResizeBilinear": resize,
 }

@@ -1,14 +1,15 @@
-"""Resize, mode nearest → RESIZE_NEAREST_NEIGHBOR (NHWC), with the integer engine's index rule.
+"""Resize → RESIZE_NEAREST_NEIGHBOR or RESIZE_BILINEAR (NHWC), with the integer engine's mode rules.
 
-Only ONNX asymmetric + floor (torch's nn.Upsample nearest) is exported: it is TFLite's align_corners=False,
-half_pixel_centers=False (``engine.ops.resize``). int8: the kernel keeps the input's scale; a differing QDQ
-output scale gets a requantize.
+Nearest: only ONNX asymmetric + floor (torch's nn.Upsample nearest), TFLite's align_corners=False,
+half_pixel_centers=False. Linear: half_pixel / pytorch_half_pixel → half_pixel_centers=True, asymmetric →
+False (``engine.ops.resize``). int8: the kernels keep the input's scale; a differing QDQ output scale gets a
+requantize.
 """
 from __future__ import annotations
 
 from ai_edge_litert import schema_py_generated as fb
 
-from npuready.engine.ops.resize import MODES
+from npuready.engine.ops.resize import LINEAR, MODES
 from npuready.errors import InputError
 from npuready.graph.view import Node
 from npuready.tflite.context import NHWC, Context
@@ -20,14 +21,18 @@ def lower_resize(ctx: Context, node: Node) -> None:
     mode = node.attr("mode", "nearest")
     ctm = node.attr("coordinate_transformation_mode", "half_pixel")
     nearest = node.attr("nearest_mode", "round_prefer_floor")
-    if mode != "nearest" or (ctm, nearest) not in MODES:
+    if not ((mode == "nearest" and (ctm, nearest) in MODES) or (mode == "linear" and ctm in LINEAR)):
         raise InputError(f"node {node.name!r} (Resize): mode={mode} coordinate_transformation_mode={ctm} "
-                         f"nearest_mode={nearest}; only nearest, asymmetric, floor is exported")
+                         f"nearest_mode={nearest}; exported: nearest (asymmetric, floor) or linear "
+                         f"({', '.join(sorted(LINEAR))})")
     xs, ys = ctx.shape(x_name), ctx.shape(out)
     if len(xs) != 4 or tuple(xs[:2]) != tuple(ys[:2]):
         raise InputError(f"node {node.name!r} (Resize): only the H and W axes of an NCHW tensor may change size")
     x = ctx.value(x_name, NHWC)
     size = ctx.int_const(f"{out}#size", [ys[2], ys[3]])
-    ctx.emit_same_scale("RESIZE_NEAREST_NEIGHBOR", [x.index, size],
-                        fb.ResizeNearestNeighborOptionsT(alignCorners=False, halfPixelCenters=False), out,
-                        tfl_shape(ctx, out, NHWC), NHWC, x.index)
+    if mode == "linear":
+        opname, opts = "RESIZE_BILINEAR", fb.ResizeBilinearOptionsT(alignCorners=False, halfPixelCenters=LINEAR[ctm])
+    else:
+        opname, opts = "RESIZE_NEAREST_NEIGHBOR", fb.ResizeNearestNeighborOptionsT(alignCorners=False,
+                                                                                   halfPixelCenters=False)
+    ctx.emit_same_scale(opname, [x.index, size], opts, out, tfl_shape(ctx, out, NHWC), NHWC, x.index)
