@@ -52,3 +52,14 @@ def test_new_op_parameters_survive_save_and_load(tmp_path):
     assert [op.kind for op in again.ops] == ["Quantize", "ResizeBilinear", "Pad", "PRelu"]
     a, b = numpy_engine.run(graph, x), numpy_engine.run(again, x)
     assert all(np.array_equal(a[k], b[k]) for k in a) and set(a) == set(b)
+
+
+@pytest.mark.parametrize("lo,hi", [(-0.5, 1.0), (0.25, None)])
+def test_standalone_clip_with_other_bounds_matches_litert(lo, hi):
+    inits = [nh.from_array(np.array(lo, np.float32), "lo")]
+    ins = ["x", "lo"]
+    if hi is not None:
+        inits.append(nh.from_array(np.array(hi, np.float32), "hi"))
+        ins.append("hi")
+    model, x = qdq_model([h.make_node("Clip", ins, ["y"])], ["y"], [1, 3, 4, 4], seed=15, inits=inits)
+    assert_bitexact(model, x, ["Rescale"])

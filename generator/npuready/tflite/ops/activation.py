@@ -3,7 +3,7 @@
 The output keeps the input's axis order. int8 LOGISTIC and SOFTMAX need output scale 1/256 and
 zero point -128, TANH 1/128 and 0 (TFLite kernel requirements); a QDQ model with other output
 parameters gets a requantize recorded in ``adjustments``. Clip other than (0,6)/(0,inf)/(-1,1) is
-MAXIMUM + MINIMUM (float only).
+MAXIMUM + MINIMUM (int8: with the bounds as output codes, after a requantize when the scales differ).
 """
 from __future__ import annotations
 
@@ -34,8 +34,8 @@ def lower_activation(ctx: Context, node: Node) -> None:
             ctx.op(ACT_OP[code], [x.index], [ctx.new_value(out, shape, x.perm)])
             return
         if ctx.int8:
-            raise InputError(f"node {node.name!r} (Clip): bounds {clip_bounds(ctx, node)}; int8 export supports "
-                             "Clip(0,6), Clip(0,inf), Clip(-1,1)")
+            _clip_int8(ctx, node, x, out, shape)
+            return
         lo, hi = clip_bounds(ctx, node)
         cur = x.index
         if lo > -math.inf:
@@ -60,6 +60,25 @@ def lower_activation(ctx: Context, node: Node) -> None:
         ctx.op("GELU", [x.index], [ctx.new_value(out, shape, x.perm)], fb.GeluOptionsT(approximate=approx))
     else:
         raise InputError(f"node {node.name!r}: activation {op} is not exported")
+
+
+def _clip_int8(ctx: Context, node: Node, x, out: str, shape) -> None:
+    """Clip with other bounds, int8: requantize to the output (when it differs), then MAXIMUM/MINIMUM with the
+    bounds as output codes (``engine.export.clamp_codes``: the integer engine's Rescale clamp)."""
+    from npuready.engine.export import clamp_codes
+    from npuready.engine.intgraph import QTensor
+
+    out_qp = ctx.qparams(out)
+    src = x.index
+    if not ctx.tensor_qparams(src).same_as(out_qp):
+        src = ctx.requantize(src, out_qp, f"{out}#requantized", "Clip output quantisation differs from its input")
+    lo, hi = clamp_codes(QTensor(out, out, (), out_qp.scale[0], out_qp.zero_point[0]), *clip_bounds(ctx, node))
+    steps = [("MAXIMUM", lo)] + ([("MINIMUM", hi)] if hi < 127 else [])
+    for i, (opname, code) in enumerate(steps):
+        bound = ctx.b.tensor(f"{out}#{opname.lower()}", [], "int8", data=np.array(code, np.int8), qparams=out_qp)
+        dst = ctx.new_value(out, shape, x.perm) if i == len(steps) - 1 else ctx.tmp(f"{out}#clamped", shape, out_qp)
+        ctx.op(opname, [src, bound], [dst], fb.MaximumMinimumOptionsT())
+        src = dst
 
 
 def lower_prelu(ctx: Context, node: Node) -> None:
