@@ -76,3 +76,24 @@ def test_bilinear_resize_matches_litert(ctm, shape, scales):
     node = h.make_node("Resize", ["x", "", "scales"], ["y"], mode="linear", coordinate_transformation_mode=ctm)
     model, x = qdq_model([node], ["y"], shape, seed=5, inits=inits)
     assert_bitexact(model, x, ["ResizeBilinear"])
+
+
+def test_split_along_a_leading_axis_of_size_three_runs_image_by_image():
+    """ViT's qkv: Reshape to (3, 1, …) then Split on axis 0 — the first part [0:1] is not the batch."""
+    from npuready.engine import cpp_engine, numpy_engine
+    from npuready.engine.export import export_integer_graph
+
+    inits = [_i64("s3", [3, 1, 2, 5]), _i64("parts", [1, 1, 1])]
+    nodes = [h.make_node("Reshape", ["x", "s3"], ["r"]),
+             h.make_node("Split", ["r", "parts"], ["q", "k", "v"], axis=0),
+             h.make_node("Add", ["q", "v"], ["y"])]
+    model, x = qdq_model(nodes, ["r", "q", "k", "v", "y"], [1, 6, 5], seed=16, inits=inits, outputs=["y"])
+    graph = export_integer_graph(model)
+    assert not graph.batchable and [op.params.get("keep_batch") for op in graph.ops if op.kind == "Slice"] == [False] * 3
+    r_name, q_name = graph.ops[1].outputs[0], graph.ops[2].outputs[0]
+    for engine in (numpy_engine, cpp_engine):
+        out = engine.run(graph, x)
+        assert out[q_name].shape == (len(x), 1, 2, 5)  # one part per image, not three
+        whole = graph.dequantize(r_name, out[r_name]).reshape(len(x), 3, 1, 2, 5)[:, 0]
+        q = graph.dequantize(q_name, out[q_name])
+        assert np.abs(q - whole).max() <= graph.tensors[q_name].scale  # the first part, requantised

@@ -30,10 +30,11 @@ def ranges(shape, starts, ends, axes, steps, name: str) -> list[list[int]]:
 
 
 def slice_op(b, node, x, out, lo, hi, r: list[list[int]], name: str) -> IntOp:
-    if r[0] != [0, int(x.shape[0]), 1]:
-        b.batchable = False  # indexes the batch axis: run image by image
-    return IntOp(name, "Slice", (x.name,), (out.name,),
-                 {"ranges": r, "rescale": rescale.params(x, out), "act_min": lo, "act_max": hi}, b.rounding)
+    keep_batch = int(x.shape[0]) == 1 and r[0] == [0, 1, 1]  # axis 0 is the batch and is not sliced
+    if not keep_batch:
+        b.batchable = False  # indexes axis 0: run image by image
+    return IntOp(name, "Slice", (x.name,), (out.name,), {"ranges": r, "keep_batch": keep_batch,
+                 "rescale": rescale.params(x, out), "act_min": lo, "act_max": hi}, b.rounding)
 
 
 # ----- params -------------------------------------------------------------------------------
@@ -52,8 +53,8 @@ def build(b, node) -> IntOp:
 
 # ----- loop + epilogue ----------------------------------------------------------------------
 def take(p, x: np.ndarray) -> np.ndarray:
-    """The slice of ``x`` (axis 0 follows the batch actually run when it is not sliced)."""
-    idx = tuple(slice(None) if i == 0 and r == [0, 1, 1] else slice(*r) for i, r in enumerate(p["ranges"]))
+    """The slice of ``x`` (axis 0 follows the batch actually run when it is the batch and not sliced)."""
+    idx = tuple(slice(None) if i == 0 and p["keep_batch"] else slice(*r) for i, r in enumerate(p["ranges"]))
     return np.ascontiguousarray(x[idx])
 
 
