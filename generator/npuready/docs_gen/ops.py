@@ -55,8 +55,9 @@ def render() -> str:
              "| ONNX op | integer kernel | op kinds | rounding | C++ twin | TFLite lowering | kernel |",
              "|---|---|---|---|---|---|---|"]
     for r in rows():
-        what = ("256-entry table (TFLite's fixed-point kernel where one exists, else built from the float "
-                "function)" if r["table"] else r["what"])
+        what = ("256-entry table: TFLite's own table or integer formula where TFLite has the op, else built from "
+                "the float function and exported as that same table (GATHER; agreement by construction)"
+                if r["table"] else r["what"])
         kernel = f"`{r['kernel']}`" if r["kernel"] else ""
         tflite = f"`{r['tflite']}`" if r["tflite"] else ""
         lines.append(f"| `{r['op']}` | {kernel} | {', '.join(r['kinds'])} | {', '.join(r['rounding'])} | "
