@@ -17,8 +17,8 @@ def _model(nodes, inits=(), out_shape=(1, 4, 8, 8)):
     return load(h.make_model(g, opset_imports=[h.make_opsetid("", 17)]))
 
 
-MODE = ("Resize mode cubic (half_pixel, round_prefer_floor): only nearest (asymmetric, floor) or linear "
-        "(asymmetric, half_pixel, pytorch_half_pixel)")
+MODE = ("Resize mode=cubic coordinate_transformation_mode=half_pixel nearest_mode=round_prefer_floor; supported: "
+        "nearest (asymmetric, floor) or linear (asymmetric, half_pixel, pytorch_half_pixel)")
 
 
 def test_missing_kernel_resize_mode_and_float_only_lowering_are_named():

@@ -32,20 +32,10 @@ def _tflite_registry():
     return CONVERTERS, FLOAT_ONLY
 
 
-def _resize_mode(node) -> str | None:
-    from npuready.engine.ops.resize import LINEAR, MODES
-
-    mode = node.attr("mode", "nearest")
-    key = (node.attr("coordinate_transformation_mode", "half_pixel"), node.attr("nearest_mode", "round_prefer_floor"))
-    if (mode == "nearest" and key in MODES) or (mode == "linear" and key[0] in LINEAR):
-        return None
-    return (f"Resize mode {mode} ({key[0]}, {key[1]}): only nearest (asymmetric, floor) or linear "
-            f"({', '.join(sorted(LINEAR))})")
-
-
 def gaps(graph) -> list[Gap]:
     """Nodes of ``graph`` (a float or QDQ ``npuready.graph.Graph``) missing an integer kernel or an int8 lowering."""
     from npuready.engine.ops import OPS, lut
+    from npuready.engine.ops.resize import unsupported as resize_mode
     from npuready.engine.static_shapes import fold_static_shapes
     from npuready.graph import load
 
@@ -66,14 +56,14 @@ def gaps(graph) -> list[Gap]:
         if node.op_type not in OPS and lut.unary_function(graph, node) is None:
             engine = f"op {node.op_type} has no integer kernel"
         elif node.op_type == "Resize":
-            engine = _resize_mode(node)
+            engine = resize_mode(node)
         if converters is not None:
             if node.op_type not in converters:
                 tflite = f"op {node.op_type} has no TFLite lowering"
             elif node.op_type in float_only:
                 tflite = f"op {node.op_type} is lowered to float TFLite only"
             elif node.op_type == "Resize":
-                tflite = _resize_mode(node)
+                tflite = resize_mode(node)
         if engine or tflite:
             out.append(Gap(node.name, node.op_type, engine, tflite))
     return out

@@ -21,12 +21,12 @@ from npuready.errors import InputError
 from npuready.graph import load as load_graph
 
 SKIP = {"QuantizeLinear", "DequantizeLinear", "Constant", "Identity"}
+CLAMPS = {"Relu", "Clip"}
 FLOAT_OPERAND_OPS = {"Add", "Sub", "Mul"}  # elementwise ops whose float constant operand is quantised here
 
 
 def _is_float(v) -> bool:
     return v is not None and np.asarray(v).dtype.kind == "f"
-CLAMPS = {"Relu", "Clip"}
 
 
 @dataclass(frozen=True)
@@ -159,8 +159,8 @@ class Builder:
             else:
                 users = self.graph.consumers.get(name, ())
                 if len(users) != 1 or users[0].op_type not in CLAMPS or seen > 2:
-                    raise InputError(f"node {node.name} ({node.op_type}): output {node.outputs[index]} is not followed "
-                                     "by a QuantizeLinear; quantise every activation (QDQ format)")
+                    raise InputError(f"node {node.name} ({node.op_type}): output {node.outputs[index]} is not "
+                                     "followed by a QuantizeLinear; quantise every activation (QDQ format)")
                 user = users[0]
                 self.fused.add(user.name)
             if user.op_type == "Relu":

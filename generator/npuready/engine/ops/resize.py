@@ -24,6 +24,17 @@ MODES = {("asymmetric", "floor")}
 LINEAR = {"half_pixel": True, "pytorch_half_pixel": True, "asymmetric": False}
 
 
+def unsupported(node) -> str | None:
+    """Why this Resize has no integer kernel / TFLite lowering (its mode), or None."""
+    mode = node.attr("mode", "nearest")
+    ctm = node.attr("coordinate_transformation_mode", "half_pixel")
+    nearest = node.attr("nearest_mode", "round_prefer_floor")
+    if (mode == "nearest" and (ctm, nearest) in MODES) or (mode == "linear" and ctm in LINEAR):
+        return None
+    return (f"Resize mode={mode} coordinate_transformation_mode={ctm} nearest_mode={nearest}; supported: nearest "
+            f"(asymmetric, floor) or linear ({', '.join(sorted(LINEAR))})")
+
+
 def linear_positions(size_in: int, size_out: int, half_pixel: bool, axis: str) -> dict[str, np.ndarray]:
     """TFLite ComputeInterpolationValuesInteger for every output position: Q10 source, lower and upper index."""
     scale_10 = ((1 << 10) * size_in + size_out // 2) // size_out
@@ -45,13 +56,10 @@ def nearest_index(size_in: int, size_out: int) -> np.ndarray:
 def build(b, node) -> IntOp:
     x = b.act(node, 0)
     out, lo, hi = b.output(node)
-    mode = node.attr("mode", "nearest")
-    ctm = node.attr("coordinate_transformation_mode", "half_pixel")
-    nearest = node.attr("nearest_mode", "round_prefer_floor")
-    if not ((mode == "nearest" and (ctm, nearest) in MODES) or (mode == "linear" and ctm in LINEAR)):
-        raise InputError(f"node {node.name}: Resize mode={mode} coordinate_transformation_mode={ctm} "
-                         f"nearest_mode={nearest}; the integer engine resizes with nearest (asymmetric, floor) or "
-                         f"linear ({', '.join(sorted(LINEAR))})")
+    why = unsupported(node)
+    if why:
+        raise InputError(f"node {node.name}: {why}")
+    mode, ctm = node.attr("mode", "nearest"), node.attr("coordinate_transformation_mode", "half_pixel")
     shape = b.graph.info(node.outputs[0]).shape
     if shape is None or not all(isinstance(d, int) for d in shape) or len(shape) != 4:
         raise InputError(f"node {node.name}: Resize output shape is not a static NCHW shape; export with fixed sizes")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ai_edge_litert import schema_py_generated as fb
 
-from npuready.engine.ops.resize import LINEAR, MODES
+from npuready.engine.ops.resize import LINEAR, unsupported
 from npuready.errors import InputError
 from npuready.graph.view import Node
 from npuready.tflite.context import NHWC, Context
@@ -18,13 +18,10 @@ from npuready.tflite.ops.common import tfl_shape
 
 def lower_resize(ctx: Context, node: Node) -> None:
     x_name, out = node.inputs[0], node.outputs[0]
-    mode = node.attr("mode", "nearest")
-    ctm = node.attr("coordinate_transformation_mode", "half_pixel")
-    nearest = node.attr("nearest_mode", "round_prefer_floor")
-    if not ((mode == "nearest" and (ctm, nearest) in MODES) or (mode == "linear" and ctm in LINEAR)):
-        raise InputError(f"node {node.name!r} (Resize): mode={mode} coordinate_transformation_mode={ctm} "
-                         f"nearest_mode={nearest}; exported: nearest (asymmetric, floor) or linear "
-                         f"({', '.join(sorted(LINEAR))})")
+    why = unsupported(node)
+    if why:
+        raise InputError(f"node {node.name!r} (Resize): {why}")
+    mode, ctm = node.attr("mode", "nearest"), node.attr("coordinate_transformation_mode", "half_pixel")
     xs, ys = ctx.shape(x_name), ctx.shape(out)
     if len(xs) != 4 or tuple(xs[:2]) != tuple(ys[:2]):
         raise InputError(f"node {node.name!r} (Resize): only the H and W axes of an NCHW tensor may change size")
