@@ -154,15 +154,20 @@ def test_mean_multiplier_folds_the_count():
     assert (m2, s2) == ((m << 5) // 49, s - 5)
 
 
-def test_tflite_logistic_table_shape_and_fixed_points():
-    t = fp.tflite_logistic_table(0.1, 3).astype(int)
+def test_tflite_logistic_lut_is_the_float32_table_with_ties_away_from_zero():
+    t = fp.tflite_logistic_lut(0.1, 3).astype(int)
     assert t.shape == (256,)
     assert np.all(np.diff(t) >= 0)  # monotone
     assert t[3 + 128] == 0  # logistic(0) = 0.5 -> 0.5 * 256 - 128
-    assert t[0] == -128 and t[-1] == 127  # inputs beyond the radius saturate (x = -13.1 and +12.4)
+    assert t[0] == -128 and t[-1] == 127  # x = -13.1 and +12.4 saturate
     x = (np.arange(-128, 128) - 3) * 0.1
     ideal = np.clip(np.round(1 / (1 + np.exp(-x)) * 256) - 128, -128, 127)
-    assert np.abs(t - ideal).max() <= 1  # fixed-point exp is accurate to one output LSB
+    assert np.abs(t - ideal).max() <= 1
+
+
+def test_tflite_float_table_rounds_ties_away_from_zero():
+    t = fp.tflite_float_table(lambda v: v, 0.5, 0, 1.0, 0)  # y = q / 2: ties at every odd code
+    assert t[1 + 128] == 1 and t[-1 + 128] == -1 and t[3 + 128] == 2 and t[-3 + 128] == -2
 
 
 def test_count_leading_zeros32():

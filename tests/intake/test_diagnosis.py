@@ -25,7 +25,8 @@ def test_transformer_like_is_fragmented_by_layernorm_and_its_norms_are_the_hot_s
     assert d.hotspots[0].share == d.hotspots[0].cycles / d.cost["cycles"]
     out = d.to_dict()
     assert out["cost"]["evidence"] == "simulated"
-    assert [r["kind"] for r in out["risks"]] == ["unfoldable-norm", "unfoldable-norm"]
+    assert [r["kind"] for r in out["risks"]] == ["unfoldable-norm", "unfoldable-norm", "integer-coverage",
+                                                "integer-coverage"]  # LayerNorm: no INT8 TFLite lowering
 
 
 def test_clean_model_has_one_body_and_no_errors():
@@ -33,3 +34,16 @@ def test_clean_model_has_one_body_and_no_errors():
     assert d.lint_errors == 0 and d.partition["verdict"] == "one-body"
     assert d.inputs == ({"name": "x", "shape": [1, 1, 16, 16], "dtype": "float32"},)
     assert d.hotspots[0].share <= 1.0 and d.hotspots[0].cycles > 0
+
+
+def test_text_report_names_integer_coverage_gaps_before_quantizing(tmp_path):
+    import onnx
+
+    from npuready.intake.report import intake
+    from npuready.intake.render import render
+
+    path = tmp_path / "t.onnx"
+    onnx.save(transformer_like(), path)
+    text = render(intake(str(path), "edge-10"), "text")
+    assert ("  integer engine / INT8 TFLite coverage: 2 node(s) not runnable yet (LayerNormalization): 'npuready "
+            "verify' or its --litert check stops there (docs/ops.md)") in text

@@ -66,6 +66,12 @@ def _library_models() -> dict[str, str]:
     return {"docs/library-models.md": build()}
 
 
+def _ops() -> dict[str, str]:
+    from npuready.docs_gen.ops import DOC_PATH, render
+
+    return {DOC_PATH: render()}
+
+
 GENERATORS: dict[str, Callable[[], dict[str, str]]] = {
     "rules": _rules,
     "support": _support,
@@ -76,6 +82,7 @@ GENERATORS: dict[str, Callable[[], dict[str, str]]] = {
     "preprocess": _preprocess,
     "configuration": _configuration,
     "library-models": _library_models,
+    "ops": _ops,
 }
 
 

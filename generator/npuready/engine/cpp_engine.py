@@ -3,8 +3,8 @@
 The shared library is built on first use with ``g++ -O2 -fvect-cost-model=dynamic -std=c++17`` (portable:
 no ``-march=native``; the cost model only lets -O2 vectorise the accumulation loops for the SSE2 baseline)
 into a cache folder keyed by the hash of the sources (``NPUREADY_CACHE`` or ``~/.cache/npuready``).
-Python only arranges buffers (broadcasting, pool rescale hand-off); every integer op runs in C++,
-single-threaded.
+Python only arranges buffers (broadcasting, pool rescale hand-off, moving Softmax's axis last, the index
+copies of Slice, Pad and nearest Resize); every integer arithmetic op runs in C++, single-threaded.
 """
 from __future__ import annotations
 
@@ -19,6 +19,10 @@ from pathlib import Path
 import numpy as np
 
 from npuready.engine.intgraph import IntGraph, IntOp
+from npuready.engine.ops.lut import reshaped
+from npuready.engine.ops.pad import padded
+from npuready.engine.ops.resize import gather
+from npuready.engine.ops.slice import take
 from npuready.engine.runner import run_graph
 from npuready.errors import InputError
 
@@ -47,6 +51,8 @@ SIGNATURES = {
     "npr_gather": [_P8, _L, _L, _L, _P64, _L, _P8],
     "npr_matmul": [_P8, _P8, _L, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _P8],
     "npr_softmax": [_P8, _L, _I, _P64, _I, _P8],
+    "npr_resize_bilinear": [_P8, _L] + [_I] * 4 + [_P64] * 6 + [_P8],
+    "npr_prelu": [_P8, _P8, _L] + [_I] * 10 + [_P8],
     "npr_layernorm": [_P8, _L, _I, _I, _I, _L, _I, _I, _P64, _P64, _I, _I, _P8],
 }
 
@@ -209,11 +215,13 @@ def _matmul(op, xs, r):
 
 
 def _softmax(op, xs, r):
-    p, x = op.params, _c8(xs[0])
+    p = op.params
+    axis = p.get("axis", xs[0].ndim - 1)
+    x = _c8(np.moveaxis(xs[0], axis, -1))  # the normalised axis last and contiguous
     y = np.empty_like(x)
     library().npr_softmax(x, x.size // x.shape[-1], x.shape[-1], np.ascontiguousarray(p["exp_table"], np.int64),
                           p["acc_bits"], y)
-    return _rescale(p["rescale"], y, p["act_min"], p["act_max"], r)
+    return _rescale(p["rescale"], np.moveaxis(y, -1, axis), p["act_min"], p["act_max"], r)
 
 
 def _layernorm(op, xs, r):
@@ -224,6 +232,42 @@ def _layernorm(op, xs, r):
                             np.ascontiguousarray(p["gamma"], np.int64), np.ascontiguousarray(p["beta"], np.int64),
                             p["act_min"], p["act_max"], y)
     return y
+
+
+def _slice(op, xs, r):
+    p = op.params
+    return _rescale(p["rescale"], take(p, _c8(xs[0])), p["act_min"], p["act_max"], r)
+
+
+def _prelu(op, xs, r):
+    p, x = op.params, _c8(xs[0])
+    alpha = _c8(np.broadcast_to(p["alpha"], x.shape))
+    y = np.empty_like(x)
+    library().npr_prelu(x, alpha, x.size, p["input_zero_point"], p["alpha_zero_point"], p["identity_multiplier"],
+                        p["identity_shift"], p["alpha_multiplier"], p["alpha_shift"], p["output_zero_point"],
+                        p["act_min"], p["act_max"], r, y)
+    return y
+
+
+def _pad(op, xs, r):
+    p = op.params
+    return _rescale(p["rescale"], padded(p, _c8(xs[0])), p["act_min"], p["act_max"], r)
+
+
+def _resize(op, xs, r):
+    p = op.params
+    return _rescale(p["rescale"], gather(p, _c8(xs[0])), p["act_min"], p["act_max"], r)
+
+
+def _resize_bilinear(op, xs, r):
+    p, x = op.params, _c8(xs[0])
+    n, c, h, w = x.shape
+    oh, ow = len(p["row_pos"]), len(p["col_pos"])
+    y = np.empty((n, c, oh, ow), np.int8)
+    arrays = [np.ascontiguousarray(p[k], np.int64) for k in ("row_pos", "row_lo", "row_hi", "col_pos", "col_lo",
+                                                              "col_hi")]
+    library().npr_resize_bilinear(x, n * c, h, w, oh, ow, *arrays, y)
+    return _rescale(p["rescale"], y, p["act_min"], p["act_max"], r)
 
 
 def _constant(op, xs, r):
@@ -266,7 +310,7 @@ def _lut(op, xs, r):
     x = _c8(xs[0])
     y = np.empty_like(x)
     library().npr_lut(x, x.size, _c8(op.params["table"]), y)
-    return y
+    return reshaped(op.params, y)
 
 
 def _quantize(op, xs, r):
@@ -283,7 +327,8 @@ KERNELS = {
     "Quantize": _quantize, "Conv": _conv, "Gemm": _gemm, "Add": _add, "Mul": _mul, "Concat": _concat,
     "MaxPool": _pool("npr_maxpool"), "AveragePool": _pool("npr_avgpool"), "Mean": _mean, "Reshape": _reshape,
     "Transpose": _transpose, "Rescale": _rescale_op, "Lut": _lut, "Gather": _gather, "MatMul": _matmul,
-    "Softmax": _softmax, "LayerNorm": _layernorm, "Constant": _constant,
+    "Softmax": _softmax, "LayerNorm": _layernorm, "Constant": _constant, "Slice": _slice, "Resize": _resize,
+    "Pad": _pad, "PRelu": _prelu, "ResizeBilinear": _resize_bilinear,
 }
 
 

@@ -16,6 +16,7 @@ import onnx
 
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntGraph, IntOp, QTensor
+from npuready.engine.static_shapes import fold_static_shapes
 from npuready.errors import InputError
 from npuready.graph import load as load_graph
 
@@ -42,6 +43,13 @@ def check_scale(tensor: str, scale: np.ndarray) -> np.ndarray:
         raise QuantParamError(f"scale {tensor}{where} = {float(s[i])!r}: a quantisation scale must be finite and > 0 "
                               f"({bad.size} of {s.size} bad); re-quantise the model")
     return scale
+
+
+FLOAT_OPERAND_OPS = {"Add", "Sub", "Mul"}  # elementwise ops whose float constant operand is quantised here
+
+
+def _is_float(v) -> bool:
+    return v is not None and np.asarray(v).dtype.kind == "f"
 
 
 @dataclass(frozen=True)
@@ -118,6 +126,8 @@ class Builder:
         name = node.inputs[idx]
         if name in self.const_dq and name not in self.act_dq:
             return self._constant_tensor(node, name)
+        if name not in self.act_dq and node.op_type in FLOAT_OPERAND_OPS and _is_float(self.graph.constant(name)):
+            return self._float_constant_tensor(node, name)
         if name not in self.act_dq:
             raise InputError(f"node {node.name} ({node.op_type}): input {name} is not a dequantised int8 "
                              "activation; quantise the model in QDQ format (npuready quantize)")
@@ -134,6 +144,17 @@ class Builder:
             self.tensors[key] = QTensor(key, name, tuple(c.values.shape), float(c.scale[0]), int(c.zero_point[0]))
             self.pending.append(IntOp(f"{name}#const", "Constant", (), (key,),
                                       {"value": c.values.astype(np.int8)}, self.rounding))
+        return self.tensors[key]
+
+    def _float_constant_tensor(self, node, name: str) -> QTensor:
+        """A float constant operand the quantiser left unquantised (``ops.constant.quantize_operand``)."""
+        from npuready.engine.ops.constant import quantize_operand
+
+        key = f"{name}#const"
+        if key not in self.tensors:
+            codes, scale = quantize_operand(self.graph.constant(name))
+            self.tensors[key] = QTensor(key, name, tuple(codes.shape), scale, 0)
+            self.pending.append(IntOp(key, "Constant", (), (key,), {"value": codes}, self.rounding))
         return self.tensors[key]
 
     def const(self, node, idx: int) -> QConst | None:
@@ -171,12 +192,12 @@ class Builder:
             return None
         return self.graph.constant(node.inputs[idx])
 
-    def output(self, node, self_clamp: bool = False) -> tuple[QTensor, int, int]:
+    def output(self, node, self_clamp: bool = False, index: int = 0) -> tuple[QTensor, int, int]:
         """The int8 output tensor of ``node`` and the clamp [lo, hi] in codes (fused Relu/Clip included).
 
-        ``self_clamp``: ``node`` is itself a Relu/Clip whose bounds apply.
+        ``self_clamp``: ``node`` is itself a Relu/Clip whose bounds apply; ``index``: which output.
         """
-        name = node.outputs[0]
+        name = node.outputs[index]
         lo_real, hi_real = -np.inf, np.inf
         seen = 0
         pending = [node] if self_clamp else []
@@ -186,8 +207,8 @@ class Builder:
             else:
                 users = self.graph.consumers.get(name, ())
                 if len(users) != 1 or users[0].op_type not in CLAMPS or seen > 2:
-                    raise InputError(f"node {node.name} ({node.op_type}): output {node.outputs[0]} is not followed "
-                                     "by a QuantizeLinear; quantise every activation (QDQ format)")
+                    raise InputError(f"node {node.name} ({node.op_type}): output {node.outputs[index]} is not "
+                                     "followed by a QuantizeLinear; quantise every activation (QDQ format)")
                 user = users[0]
                 self.fused.add(user.name)
             if user.op_type == "Relu":
@@ -229,6 +250,9 @@ def export_integer_graph(model: str | Path | onnx.ModelProto, rounding: str = fi
     if rounding not in choices:
         raise InputError(f"rounding {rounding!r}: unknown; use one of {sorted(set(choices))}")
     graph = load_graph(model)
+    folded, n_folded = fold_static_shapes(graph.model)  # shape arithmetic of a static graph → constants
+    if n_folded:
+        graph = load_graph(folded)
     if len(graph.inputs) != 1:
         raise InputError(f"{graph.name}: integer export supports one graph input, found {len(graph.inputs)}")
     b = Builder(graph, rounding)

@@ -210,6 +210,28 @@ def quantize_table(fn, in_scale: float, in_zp: int, out_scale: float, out_zp: in
     return np.clip(r.astype(np.int64) + out_zp, -128, 127).astype(np.int8)
 
 
+def tflite_float_table(fn32, in_scale: float, in_zp: int, out_scale: float, out_zp: int) -> np.ndarray:
+    """TFLite's PopulateLookupTable, all in float32: round(fn(s_in·(q - zp_in)) · (1/s_out)) + zp_out, ties away
+    from zero (std::round), clamped. LiteRT 2.3's int8 LOGISTIC and TANH (BUILTIN_REF included) run this table
+    (measured: the gemmlowp Q4.27 evaluation differs from LiteRT at near-ties, this table does not)."""
+    q = np.arange(-128, 128, dtype=np.int64)
+    x = np.float32(in_scale) * (q - in_zp).astype(np.float32)
+    y = (np.asarray(fn32(x), np.float32) * (np.float32(1.0) / np.float32(out_scale))).astype(np.float32)
+    r = np.clip(round_to_int(y), -1 << 20, 1 << 20)
+    return np.clip(r + out_zp, -128, 127).astype(np.int8)
+
+
+def tflite_logistic_lut(in_scale: float, in_zp: int) -> np.ndarray:
+    """LiteRT's int8 LOGISTIC table (output scale 1/256, zero point -128): 1 / (1 + exp(-x)) in float32."""
+    one = np.float32(1.0)
+    return tflite_float_table(lambda x: one / (one + np.exp(-x)), in_scale, in_zp, 1.0 / 256.0, -128)
+
+
+def tflite_tanh_lut(in_scale: float, in_zp: int) -> np.ndarray:
+    """LiteRT's int8 TANH table (output scale 1/128, zero point 0): tanh in float32."""
+    return tflite_float_table(np.tanh, in_scale, in_zp, 1.0 / 128.0, 0)
+
+
 def mean_multiplier(multiplier: int, shift: int, count: int) -> tuple[int, int]:
     """Fold 1/count into (M0, shift) as TFLite's integer QuantizedMeanOrSum does (truncating division).
 
@@ -241,7 +263,7 @@ def round_to_int(real, dtype=np.int64) -> np.ndarray:
 
 
 
-# ----- gemmlowp fixed-point transcendental functions (TFLite's int8 LOGISTIC / TANH kernels) -------------
+# ----- gemmlowp fixed-point transcendental functions (TFLite's int8 SOFTMAX kernel) ---------------------------
 # Values are int32 raw fixed-point numbers with a given count of integer bits (Q(ib).(31-ib)); products
 # use saturating_rounding_doubling_high_mul, sums wrap like int32. Evaluated at export only (tables).
 
@@ -305,63 +327,9 @@ def one_over_one_plus_x_for_x_in_0_1(a) -> np.ndarray:
     return _shl_sat(_newton_reciprocal_q2(a), 1)
 
 
-def one_minus_x_over_one_plus_x_for_x_in_0_1(a) -> np.ndarray:
-    """gemmlowp: (1 - a) / (1 + a) for a in [0, 1) in Q0 (Rescale<0>(x - 1) of the Q2 estimate)."""
-    return _shl_sat(_wrap32(_newton_reciprocal_q2(a) - (1 << 29)), 2)
-
-
-def gemmlowp_tanh(a, integer_bits: int) -> np.ndarray:
-    """gemmlowp tanh: input raw in Q(integer_bits), output raw in Q0."""
-    a = _i64(a)
-    t = one_minus_x_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(-np.abs(a), integer_bits + 1))
-    out = np.where(a < 0, -t, t)
-    return np.where(a == 0, 0, out)
-
-
 def _input_radius(integer_bits: int, left_shift: int) -> int:
     """TFLite CalculateInputRadius (total signed bits 31)."""
-    return int(math.floor(((1 << integer_bits) - 1) * float(1 << (31 - integer_bits)) / float(1 << left_shift)))
-
-
-_TABLE_INPUT_BITS = 4  # TFLite's int8 LOGISTIC / TANH evaluate gemmlowp in Q4.27
-
-
-def _q4_table_inputs(in_scale: float, in_zp: int) -> tuple[np.ndarray, np.ndarray, int]:
-    """Every int8 code as TFLite's LOGISTIC / TANH prepare it: (code - zp, its Q4.27 raw value, input radius)."""
-    real = float(np.float32(in_scale)) * float(1 << (31 - _TABLE_INPUT_BITS))
-    m, shift = quantize_multiplier(real)
-    radius = _input_radius(_TABLE_INPUT_BITS, shift)
-    v = np.arange(-128, 128, dtype=np.int64) - in_zp
-    q4 = multiply_by_quantized_multiplier(np.clip(v, -radius, radius), m, shift, "double").astype(np.int64)
-    return v, q4, radius
-
-
-def _saturated_table(v: np.ndarray, out: np.ndarray, radius: int) -> np.ndarray:
-    """The kernels' epilogue: codes beyond the input radius saturate to -128 / 127."""
-    out = np.where(v <= -radius, -128, np.where(v >= radius, 127, out))
-    return np.clip(out, -128, 127).astype(np.int8)
-
-
-def tflite_tanh_table(in_scale: float, in_zp: int) -> np.ndarray:
-    """TFLite's reference int8 TANH for every input code (output scale 1/128, zero point 0)."""
-    v, q4, radius = _q4_table_inputs(in_scale, in_zp)
-    out = rounding_divide_by_pot(gemmlowp_tanh(q4, _TABLE_INPUT_BITS), 24).astype(np.int64)
-    return _saturated_table(v, out, radius)
-
-
-def gemmlowp_logistic(a, integer_bits: int) -> np.ndarray:
-    """gemmlowp logistic: input raw in Q(integer_bits), output raw in Q0."""
-    a = _i64(a)
-    positive = one_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(-np.abs(a), integer_bits))
-    out = np.where(a > 0, positive, INT32_MAX - positive)
-    return np.where(a == 0, 1 << 30, out)
-
-
-def tflite_logistic_table(in_scale: float, in_zp: int) -> np.ndarray:
-    """TFLite's reference int8 LOGISTIC for every input code (output scale 1/256, zero point -128)."""
-    v, q4, radius = _q4_table_inputs(in_scale, in_zp)
-    out = rounding_divide_by_pot(gemmlowp_logistic(q4, _TABLE_INPUT_BITS), 23).astype(np.int64) - 128
-    return _saturated_table(v, out, radius)
+    return int(math.floor(((1 << integer_bits) - 1) * float(1 << (31 - integer_bits)) / math.ldexp(1.0, left_shift)))
 
 
 def tflite_softmax_params(in_scale: float, beta: float = 1.0) -> tuple[np.ndarray, int]:

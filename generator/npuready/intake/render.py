@@ -58,6 +58,11 @@ def render_text(report: IntakeReport, width: int | None = None) -> str:
         lines.append(f"    [{r['level']}] {r['kind']} {r['node']}: {r['message']}")
     if len(diag["risks"]) > SHOW:
         lines.append(f"    … and {len(diag['risks']) - SHOW} more (--format json lists all)")
+    gaps = [r for r in diag["risks"] if r["kind"] == "integer-coverage"]
+    if gaps:
+        ops = sorted({r["op_type"] for r in gaps})
+        lines.append(f"  integer engine / INT8 TFLite coverage: {len(gaps)} node(s) not runnable yet "
+                     f"({', '.join(ops)}): 'npuready verify' or its --litert check stops there (docs/ops.md)")
     lines += ["", "PRESCRIPTION (in order)"]
     for a in d["prescription"]:
         tag = " [auto with --apply]" if a["automatic"] else ""

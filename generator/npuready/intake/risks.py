@@ -10,6 +10,9 @@
 - ``table-activation``: a smooth activation the target evaluates through a lookup table (precision
   limited by the 256 int8 input codes) or, on a target without tables, on the host (the int8 tensor
   is dequantised, leaves the NPU and comes back).
+- ``integer-coverage``: a node npuready's integer engine (the bit-exact check against LiteRT) or its INT8
+  TFLite exporter cannot run yet (``engine.coverage``), said before anyone quantizes; a gap of this tool,
+  not of the target.
 
 Every risk rests on the float weights and the target description, not on a quantised run.
 """
@@ -35,7 +38,7 @@ PIECEWISE_LINEAR = frozenset({"Relu", "Clip", "LeakyRelu", "PRelu"})
 
 @dataclass(frozen=True)
 class QuantRisk:
-    kind: str       # wide-weight-range | dead-channel | unfoldable-norm | table-activation
+    kind: str       # wide-weight-range | dead-channel | unfoldable-norm | table-activation | integer-coverage
     level: str      # high | medium | info
     node: str
     op_type: str
@@ -129,9 +132,23 @@ def activation_risks(graph: Graph, target: Target) -> list[QuantRisk]:
     return out
 
 
+def coverage_risks(graph: Graph) -> list[QuantRisk]:
+    from npuready.engine.coverage import gaps
+
+    out = []
+    for gap in gaps(graph):
+        parts = [f"integer engine: {gap.engine}" if gap.engine else "",
+                 f"INT8 TFLite export: {gap.tflite}" if gap.tflite else ""]
+        out.append(QuantRisk("integer-coverage", "info", gap.node, gap.op_type,
+                             "; ".join(p for p in parts if p) + " (docs/ops.md lists what is covered)",
+                             {"engine": gap.engine, "tflite": gap.tflite}))
+    return out
+
+
 def quant_risks(graph: Graph, target: Target) -> list[QuantRisk]:
     """All risks, high first, then in graph order."""
     order = {n.name: n.index for n in graph.nodes}
-    risks = weight_range_risks(graph) + norm_risks(graph, target) + activation_risks(graph, target)
+    risks = (weight_range_risks(graph) + norm_risks(graph, target) + activation_risks(graph, target)
+             + coverage_risks(graph))
     rank = {"high": 0, "medium": 1, "info": 2}
     return sorted(risks, key=lambda r: (rank[r.level], order.get(r.node, -1), r.kind))

@@ -47,12 +47,15 @@ into the preceding Conv, else MUL + ADD; float only); MaxPool, AveragePool (coun
 honoured), GlobalAveragePool / ReduceMean → MEAN, GlobalMaxPool / ReduceMax → REDUCE_MAX;
 Relu, Clip (0..6 / 0..inf / -1..1 → RELU6/RELU/RELU_N1_TO_1, fused into Conv/Gemm/Add/Sub/Mul
 when it is their only consumer; other bounds → MAXIMUM/MINIMUM, float only), Sigmoid, Tanh,
-HardSwish, LeakyRelu, Gelu, Softmax (on the last stored axis); Reshape, Flatten, Squeeze,
+HardSwish, LeakyRelu, Gelu, Softmax (any axis: moved last in the stored order); Reshape, Flatten, Squeeze,
 Unsqueeze → RESHAPE; Transpose; Concat; Gather (constant indices); Slice (constant, positive
-steps) → STRIDED_SLICE; Identity, Dropout; LayerNormalization (decomposed into MEAN/SUB/MUL/
+steps) → STRIDED_SLICE; Split → one STRIDED_SLICE per output; Pad (constant) → PAD/PADV2; Resize (nearest,
+asymmetric, floor) → RESIZE_NEAREST_NEIGHBOR; PRelu → PRELU; int8 Div by a constant scalar → MUL by its
+reciprocal; int8 HardSigmoid/Erf/Elu and Div → Erf chains → the integer engine's 256-entry table (CAST +
+ADD + GATHER); Identity, Dropout; LayerNormalization (decomposed into MEAN/SUB/MUL/
 RSQRT/ADD; float only); Div→Erf→Add→Mul→Mul (exact GELU) → GELU. Nodes with only constant inputs,
-and Shape of static tensors, are folded at export. Anything else → ``InputError`` naming the node
-and the op.
+and Shape of static tensors, are folded at export. Static shape arithmetic (Shape → Gather → Div → Slice …) is folded first
+(``engine.static_shapes``). Anything else → ``InputError`` naming the node and the op.
 
 Quantization conventions (int8 exports)
 ---------------------------------------

@@ -27,6 +27,7 @@ INT8_VERSION = {
     "LOGISTIC": 2, "TRANSPOSE": 2, "QUANTIZE": 2, "PAD": 2, "PADV2": 2, "SPLIT": 2, "RELU": 2,
     "RELU6": 2, "BATCH_MATMUL": 1, "HARD_SWISH": 1, "RESHAPE": 1, "REDUCE_MAX": 2,
     "MAXIMUM": 2, "MINIMUM": 2, "TANH": 2, "LEAKY_RELU": 2, "GATHER": 2, "STRIDED_SLICE": 2,
+    "RESIZE_NEAREST_NEIGHBOR": 2, "RESIZE_BILINEAR": 3,
 }
 
 
@@ -51,8 +52,10 @@ class QParams:
         return len(self.scale) > 1
 
     def same_as(self, other: "QParams | None") -> bool:
-        return other is not None and self.zero_point == other.zero_point and np.allclose(
-            self.scale, other.scale, rtol=1e-6, atol=0.0)
+        """Equal as the int8 kernels see them: zero points and float32 scales bit for bit (CONCATENATION
+        refuses inputs whose float32 scales differ in the last bit; the integer engine then rescales too)."""
+        return other is not None and self.zero_point == other.zero_point and np.array_equal(
+            np.asarray(self.scale, np.float32), np.asarray(other.scale, np.float32))
 
 
 class ModelBuilder:

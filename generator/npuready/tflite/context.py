@@ -99,6 +99,11 @@ class Context:
         if not self.int8:
             return None
         qp = self.quant.act.get(name)
+        if qp is None:  # an elementwise result quantised only after a layout op (engine.ops.lut.layout_user)
+            from npuready.engine.ops.lut import layout_user
+
+            user = layout_user(self.graph, name, self.quant.act)
+            qp = None if user is None else self.quant.act[user.outputs[0]]
         if qp is None:
             raise InputError(f"tensor {name!r}: no QuantizeLinear/DequantizeLinear pair in the QDQ model; "
                              "full-integer TFLite needs every activation quantized (quantize that op too)")
@@ -195,6 +200,11 @@ class Context:
                 const = const.reshape((1,) * pad + const.f.shape, axis_shift=pad)
             if perm != identity(rank):
                 const = const.transpose(perm)
+            if self.int8 and const.q is None:  # left in float by the quantiser: the integer engine's codes
+                from npuready.engine.ops.constant import quantize_operand
+
+                codes, scale = quantize_operand(const.f)
+                const = Const(const.f, codes, QParams.of(scale, 0))
             idx = self.add_const(name, const)
             return Value(idx, perm, tuple(np.asarray(const.f.shape)[np.argsort(perm)]))
         v = self.values.get(name)

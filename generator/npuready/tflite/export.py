@@ -6,6 +6,7 @@ import onnx
 from ai_edge_litert import schema_py_generated as fb
 from ai_edge_litert.tools import flatbuffer_utils
 
+from npuready.engine.static_shapes import fold_static_shapes
 from npuready.errors import InputError
 from npuready.graph import Graph, load
 from npuready.tflite.convert import lower_graph
@@ -14,7 +15,10 @@ from npuready.tflite.tensor_map import METADATA_KEY, map_buffer, read_tensor_map
 
 
 def _graph(graph_or_path) -> Graph:
-    return graph_or_path if isinstance(graph_or_path, Graph) else load(graph_or_path)
+    """The graph with its static shape arithmetic folded (``engine.static_shapes``)."""
+    g = graph_or_path if isinstance(graph_or_path, Graph) else load(graph_or_path)
+    folded, n = fold_static_shapes(g.model)
+    return load(folded) if n else g
 
 
 def export_float(graph_or_path) -> bytes:

@@ -1,7 +1,8 @@
-"""Add of two int8 tensors as TFLite's reference int8 Add (left shift 20, three multipliers).
+"""Add and Sub of two int8 tensors as TFLite's reference int8 Add (left shift 20, three multipliers).
 
 Each input is offset, shifted left by 20 bits, rescaled to 2·max(s1, s2) with a multiplier < 1,
-summed, and the sum rescaled to the output scale. Broadcasting follows NumPy (ONNX semantics).
+summed, and the sum rescaled to the output scale. Sub is the same kernel with the second input's
+multiplier negated (as TFLite's int8 SUB does). Broadcasting follows NumPy (ONNX semantics).
 """
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ def build(b, node) -> IntOp:
     twice_max = 2.0 * max(float(np.float32(a.scale)), float(np.float32(c.scale)))
     m1, s1 = fixedpoint.quantize_multiplier(float(np.float32(a.scale)) / twice_max)
     m2, s2 = fixedpoint.quantize_multiplier(float(np.float32(c.scale)) / twice_max)
+    if node.op_type == "Sub":
+        m2 = -m2
     mo, so = fixedpoint.quantize_multiplier(twice_max / float(np.float32((1 << LEFT_SHIFT) * np.float32(out.scale))))
     return IntOp(node.name, "Add", (a.name, c.name), (out.name,), {
         "input1_zero_point": a.zero_point, "input2_zero_point": c.zero_point, "left_shift": LEFT_SHIFT,

@@ -22,7 +22,8 @@ def build(b, node) -> IntOp:
         raise InputError(f"node {node.name}: count_include_pad=1; the integer AveragePool divides by the real "
                          "elements only (TFLite semantics); re-export with count_include_pad=0")
     return IntOp(node.name, "AveragePool", (x.name,), (out.name,),
-                 {**pool_attrs(node), "rescale": rescale.params(x, out), "act_min": lo, "act_max": hi}, b.rounding)
+                 {**pool_attrs(node, x.shape), "rescale": rescale.params(x, out), "act_min": lo, "act_max": hi},
+                 b.rounding)
 
 
 # ----- loop + epilogue ----------------------------------------------------------------------

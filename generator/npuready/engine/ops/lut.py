@@ -3,7 +3,8 @@
 A 256-entry table is built once at export from the float function evaluated at every input code
 (``fixedpoint.quantize_table``); execution is a pure table lookup, as TFLite's int8 LUT kernels do.
 LeakyRelu's table is TFLite's integer formula (identity/alpha fixed-point multipliers) and Sigmoid's is
-TFLite's gemmlowp fixed-point LOGISTIC (Tanh: TANH) followed by a requantisation and HardSwish's is
+LiteRT's float32 LOGISTIC lookup table (Tanh: TANH; ``fixedpoint.tflite_float_table``) followed by a
+requantisation and HardSwish's is
 TFLite's int16 fixed-point HARD_SWISH, so these match LiteRT's kernels exactly; the other tables are
 float-derived (declared, not TFLite's kernels).
 """
@@ -14,7 +15,7 @@ import math
 import numpy as np
 
 from npuready.engine import fixedpoint
-from npuready.engine.intgraph import IntOp
+from npuready.engine.intgraph import IntOp, QTensor
 from npuready.errors import InputError
 
 
@@ -53,13 +54,13 @@ OPS = ("Sigmoid", "Tanh", "HardSigmoid", "HardSwish", "Gelu", "LeakyRelu", "Elu"
 SCALAR_OPS = ("Div", "Mul", "Add", "Sub", "Pow")
 
 
-def _scalar(b, node) -> tuple[int, float] | None:
+def _scalar(graph, node, quantised=()) -> tuple[int, float] | None:
     """(position of the activation, scalar) when ``node`` combines one input with a plain float scalar."""
     if node.op_type not in SCALAR_OPS or len(node.inputs) != 2:
         return None
     for pos in (0, 1):
         other = node.inputs[1 - pos]
-        c = None if other in b.const_dq else b.graph.constant(other)
+        c = None if other in quantised else graph.constant(other)
         if c is not None and np.size(c) == 1 and np.asarray(c).dtype.kind == "f":
             return pos, float(np.asarray(c).reshape(()))
     return None
@@ -73,16 +74,62 @@ def _scalar_fn(op: str, pos: int, c: float):
             "Pow": (lambda x: x ** c) if x_first else (lambda x: c ** x)}[op]
 
 
-def _unary(b, node):
-    """The float function of an elementwise unary node (or None)."""
+def unary_function(graph, node, quantised=()):
+    """The float function of an elementwise unary node (or None); ``quantised``: constants behind a DQ."""
     if node.op_type in OPS:
         return np.vectorize(math.erf) if node.op_type == "Erf" else function(node)
-    sc = _scalar(b, node)
+    sc = _scalar(graph, node, quantised)
     return None if sc is None else _scalar_fn(node.op_type, *sc)
 
 
+def _unary(b, node):
+    return unary_function(b.graph, node, b.const_dq)
+
+
+def chain(graph, node, quantised_acts, quantised_consts=()) -> list:
+    """The unary nodes from ``node`` up to the first one whose output is quantised (one table for all)."""
+    nodes, cur = [node], node
+    while cur.outputs[0] not in quantised_acts:
+        users = graph.consumers.get(cur.outputs[0], ())
+        if (len(users) != 1 or users[0].op_type in ("Relu", "Clip")
+                or unary_function(graph, users[0], quantised_consts) is None):
+            break
+        cur = users[0]
+        nodes.append(cur)
+    return nodes
+
+
+def table(graph, nodes, x, out, lo: int, hi: int, rounding: str, quantised_consts=()) -> np.ndarray:
+    """The int8 table of a chain of unary ``nodes`` from input quantisation ``x`` to ``out`` (.scale,
+    .zero_point), clamped to [lo, hi]; ``rounding`` is the one the Lut kind resolves to."""
+    names = [n.op_type for n in nodes]
+    fns = [unary_function(graph, n, quantised_consts) for n in nodes]
+
+    def composed(v):
+        for f in fns:
+            v = f(np.asarray(v, np.float64))
+        return v
+
+    if names == ["LeakyRelu"]:
+        t = _leaky_relu_table(nodes[0], x, out, rounding)
+    elif names == ["Sigmoid"]:
+        t = _fixed_table(fixedpoint.tflite_logistic_lut(x.scale, x.zero_point), 1.0 / 256.0, -128, out, rounding)
+    elif names == ["HardSwish"]:
+        t = fixedpoint.tflite_hardswish_table(x.scale, x.zero_point, out.scale, out.zero_point)
+    elif names == ["Tanh"]:
+        t = _fixed_table(fixedpoint.tflite_tanh_lut(x.scale, x.zero_point), 1.0 / 128.0, 0, out, rounding)
+    else:
+        t = fixedpoint.quantize_table(composed, x.scale, x.zero_point, out.scale, out.zero_point)
+    return np.clip(t, lo, hi).astype(np.int8)
+
+
 def is_unary(b, node) -> bool:
-    """A unary elementwise node reading an int8 activation: the start of a lookup-table chain."""
+    """A unary elementwise node reading an int8 activation: the start of a lookup-table chain.
+
+    A lone Add/Sub/Mul/Div by a scalar (its output quantised right away) is not a table: it runs as TFLite
+    does, the binary kernel with the scalar as an int8 constant (Div: its reciprocal; ``mul.py``, ``add.py``)."""
+    if node.op_type in ("Add", "Sub", "Mul", "Div") and node.outputs[0] in b.q_of:
+        return False
     return bool(node.inputs) and node.inputs[0] in b.act_dq and _unary(b, node) is not None
 
 
@@ -101,7 +148,6 @@ def _leaky_relu_table(node, x, out, rounding: str) -> np.ndarray:
 def _fixed_table(table: np.ndarray, scale: float, zero_point: int, out, rounding: str) -> np.ndarray:
     """A TFLite kernel table with fixed output quantisation (LOGISTIC 1/256,-128; TANH 1/128,0) requantised
     to ``out`` as the TFLite export does (QUANTIZE int8 → int8)."""
-    from npuready.engine.intgraph import QTensor
     from npuready.engine.ops import rescale
 
     fixed = QTensor("fixed", "fixed", (256,), scale, zero_point)
@@ -110,41 +156,46 @@ def _fixed_table(table: np.ndarray, scale: float, zero_point: int, out, rounding
 
 # ----- params -------------------------------------------------------------------------------
 def build(b, node) -> IntOp:
-    """One table for the chain of unary nodes from ``node`` to the next QuantizeLinear (e.g. Div → Erf)."""
+    """One table for the chain of unary nodes from ``node`` to the next QuantizeLinear (e.g. Div → Erf).
+
+    A chain whose output is quantised only after a layout op (HardSwish → Flatten → QuantizeLinear at the
+    end of MobileNetV3) is an elementwise function that commutes with it: the table writes the layout
+    op's output (its quantisation and shape) and the layout op joins this op."""
     x = b.act(node, 0)
-    fns, names, cur = [_unary(b, node)], [node.op_type], node
-    while cur.outputs[0] not in b.q_of:
-        users = b.graph.consumers.get(cur.outputs[0], ())
-        if len(users) != 1 or users[0].op_type in ("Relu", "Clip") or _unary(b, users[0]) is None:
-            break
-        cur = users[0]
-        fns.append(_unary(b, cur))
-        names.append(cur.op_type)
-        b.fused.add(cur.name)
-    out, lo, hi = b.output(cur)
+    nodes = chain(b.graph, node, b.q_of, b.const_dq)
+    b.fused.update(n.name for n in nodes[1:])
+    last = layout_user(b.graph, nodes[-1].outputs[0], b.q_of) or nodes[-1]
+    out, lo, hi = b.output(last)
+    params = {"function": "→".join(n.op_type for n in nodes)}
+    if last is not nodes[-1]:
+        b.fused.add(last.name)
+        shape = [int(d) for d in b.graph.info(last.outputs[0]).shape]
+        params.update(shape=shape[1:], full_shape=shape)
+        if not x.shape or shape[0] != x.shape[0]:
+            b.batchable = False
+        params["function"] += "→" + last.op_type
+    t = table(b.graph, nodes, x, out, lo, hi, fixedpoint.resolve_rounding(b.rounding, "Lut"), b.const_dq)
+    return IntOp(node.name, "Lut", (x.name,), (out.name,), {"table": t, **params}, b.rounding)
 
-    def chain(v):
-        for f in fns:
-            v = f(np.asarray(v, np.float64))
-        return v
 
-    if names == ["LeakyRelu"]:
-        table = _leaky_relu_table(node, x, out, fixedpoint.resolve_rounding(b.rounding, "Lut"))
-    elif names == ["Sigmoid"]:
-        table = _fixed_table(fixedpoint.tflite_logistic_table(x.scale, x.zero_point), 1.0 / 256.0, -128, out,
-                             fixedpoint.resolve_rounding(b.rounding, "Lut"))
-    elif names == ["HardSwish"]:
-        table = fixedpoint.tflite_hardswish_table(x.scale, x.zero_point, out.scale, out.zero_point)
-    elif names == ["Tanh"]:
-        table = _fixed_table(fixedpoint.tflite_tanh_table(x.scale, x.zero_point), 1.0 / 128.0, 0, out,
-                             fixedpoint.resolve_rounding(b.rounding, "Lut"))
-    else:
-        table = fixedpoint.quantize_table(chain, x.scale, x.zero_point, out.scale, out.zero_point)
-    table = np.clip(table, lo, hi).astype(np.int8)
-    return IntOp(node.name, "Lut", (x.name,), (out.name,), {"table": table, "function": "→".join(names)},
-                 b.rounding)
+LAYOUT = ("Flatten", "Reshape", "Squeeze", "Unsqueeze")
+
+
+def layout_user(graph, name: str, quantised_acts):
+    """The layout op that alone reads unquantised ``name`` and whose output is quantised, else None."""
+    users = graph.consumers.get(name, ())
+    if name in quantised_acts or len(users) != 1 or users[0].op_type not in LAYOUT:
+        return None
+    return users[0] if users[0].outputs[0] in quantised_acts else None
+
+
+def reshaped(p, y: np.ndarray) -> np.ndarray:
+    """The table's output in the layout op's shape (when one joined the table)."""
+    if "full_shape" not in p:
+        return y
+    return y.reshape(p["full_shape"]) if y.shape[0] == 1 else y.reshape(y.shape[0], *p["shape"])
 
 
 # ----- loop + epilogue ----------------------------------------------------------------------
 def run(op: IntOp, inputs: list[np.ndarray]) -> np.ndarray:
-    return op.params["table"][inputs[0].astype(np.int16) + 128]
+    return reshaped(op.params, op.params["table"][inputs[0].astype(np.int16) + 128])

@@ -16,7 +16,8 @@ def build(b, node) -> IntOp:
     if len(node.outputs) > 1 and node.outputs[1]:
         raise InputError(f"node {node.name}: MaxPool indices output is not supported by the integer engine")
     return IntOp(node.name, "MaxPool", (x.name,), (out.name,),
-                 {**pool_attrs(node), "rescale": rescale.params(x, out), "act_min": lo, "act_max": hi}, b.rounding)
+                 {**pool_attrs(node, x.shape), "rescale": rescale.params(x, out), "act_min": lo, "act_max": hi},
+                 b.rounding)
 
 
 # ----- loop + epilogue ----------------------------------------------------------------------

@@ -12,9 +12,12 @@ from __future__ import annotations
 import numpy as np
 from ai_edge_litert import schema_py_generated as fb
 
+from npuready.engine.ops.mul import scalar_operand
 from npuready.errors import InputError
 from npuready.graph.view import Node
+from npuready.tflite.builder import QParams
 from npuready.tflite.context import Const, Context, identity
+from npuready.tflite.ops.common import fuse_activation
 from npuready.tflite.ops.elementwise import lower_binary
 
 
@@ -86,6 +89,14 @@ def _match_gelu(ctx: Context, div: Node) -> list[Node] | None:
 def lower_div(ctx: Context, node: Node) -> None:
     """Div, or the head of an exact-GELU pattern (float only)."""
     chain = None if ctx.int8 else _match_gelu(ctx, node)
+    if ctx.int8:
+        if node.outputs[0] in ctx.quant.act:
+            _lower_div_int8(ctx, node)
+        else:  # the head of a unary chain (Div → Erf): the integer engine's table
+            from npuready.tflite.ops.table import lower_table
+
+            lower_table(ctx, node)
+        return
     if chain is None:
         lower_binary(ctx, node)
         return
@@ -98,3 +109,19 @@ def lower_div(ctx: Context, node: Node) -> None:
         prev = n.outputs[0]
     shape = [ctx.shape(out)[a] for a in x.perm]
     ctx.op("GELU", [x.index], [ctx.new_value(out, shape, x.perm)], fb.GeluOptionsT(approximate=False))
+
+
+def _lower_div_int8(ctx: Context, node: Node) -> None:
+    """int8 Div by a constant scalar c → MUL by 1/c as an int8 constant (``engine.ops.mul.scalar_operand``,
+    the integer engine's own lowering); TFLite has no int8 DIV."""
+    c = ctx.const(node.inputs[1])
+    if c is None or np.size(c) != 1 or float(np.asarray(c).reshape(())) == 0:
+        raise InputError(f"node {node.name!r} (Div): int8 Div by {node.inputs[1]!r}, not a non-zero constant scalar; "
+                         "only division by a constant scalar is exported (as MUL by its reciprocal)")
+    code, scale = scalar_operand(1.0 / float(np.asarray(c).reshape(())))
+    x = ctx.value(node.inputs[0])
+    recip = ctx.b.tensor(f"{node.outputs[0]}#reciprocal", [], "int8", data=np.array(code, np.int8),
+                         qparams=QParams.of(scale, 0))
+    act, out = fuse_activation(ctx, node.outputs[0])
+    ctx.op("MUL", [x.index, recip], [ctx.new_value(out, [ctx.shape(out)[a] for a in x.perm], x.perm)],
+           fb.MulOptionsT(fusedActivationFunction=act))

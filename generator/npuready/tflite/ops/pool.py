@@ -1,6 +1,9 @@
 """Pooling and reductions: MaxPool / AveragePool → MAX_POOL_2D / AVERAGE_POOL_2D (NHWC);
 GlobalAveragePool / ReduceMean → MEAN; GlobalMaxPool / ReduceMax → REDUCE_MAX.
 
+ceil_mode becomes explicit end padding (``engine.ops.window.explicit_pads``, the integer engine's own rule):
+SAME when it equals TensorFlow SAME, else PADV2 with the lowest value before a VALID MaxPool.
+
 AveragePool with padding: SAME padding excludes pads from the count (= ONNX count_include_pad=0);
 other pads are exported only with count_include_pad=1 (explicit PAD with zeros, then VALID).
 int8 pooling kernels keep the input's scale; a differing output scale gets a requantize.
@@ -13,7 +16,8 @@ from ai_edge_litert import schema_py_generated as fb
 from npuready.errors import InputError
 from npuready.graph.view import Node
 from npuready.tflite.context import NHWC, Context
-from npuready.tflite.ops.common import pad_input, perm_without, spatial_padding, tfl_shape
+from npuready.engine.ops.window import explicit_pads
+from npuready.tflite.ops.common import pad_input, perm_without, same_pads, spatial_padding, tfl_shape
 
 
 def lower_pool(ctx: Context, node: Node) -> None:
@@ -30,6 +34,15 @@ def lower_pool(ctx: Context, node: Node) -> None:
         raise InputError(f"node {node.name!r} (MaxPool): the Indices output is not exported")
     x = ctx.value(x_name, NHWC)
     padding, explicit = spatial_padding(ctx, node, xs[2:], k, s, d)
+    if int(node.attr("ceil_mode", 0)):  # the last window's extra rows/columns become explicit end padding
+        explicit = explicit_pads(node, xs[2:])
+        same = [same_pads(n, kk, ss, 1) for n, kk, ss in zip(xs[2:], k, s)]
+        if explicit == [same[0][0], same[1][0], same[0][1], same[1][1]]:
+            padding, explicit = fb.Padding.SAME, None
+        elif not any(explicit):
+            padding, explicit = fb.Padding.VALID, None
+        else:
+            padding = fb.Padding.VALID
     x_idx = x.index
     if explicit:
         if node.op_type == "AveragePool" and not int(node.attr("count_include_pad", 0)):

@@ -1,14 +1,17 @@
 """Explicit table: ONNX op type (default domain) → converter ``f(ctx, node)``."""
 from __future__ import annotations
 
-from npuready.tflite.ops.activation import lower_activation, lower_softmax
+from npuready.tflite.ops.activation import lower_activation, lower_prelu, lower_softmax
 from npuready.tflite.ops.conv import lower_conv
 from npuready.tflite.ops.elementwise import lower_batchnorm, lower_binary
 from npuready.tflite.ops.gemm import lower_gemm, lower_matmul
 from npuready.tflite.ops.norm import lower_div, lower_layernorm
 from npuready.tflite.ops.pool import lower_global_pool, lower_pool, lower_reduce
 from npuready.tflite.ops.shape import lower_concat, lower_identity, lower_reshape, lower_transpose
-from npuready.tflite.ops.slicing import lower_gather, lower_slice
+from npuready.tflite.ops.pad import lower_pad
+from npuready.tflite.ops.resize import lower_resize
+from npuready.tflite.ops.table import lower_table
+from npuready.tflite.ops.slicing import lower_gather, lower_slice, lower_split
 
 CONVERTERS = {
     "Conv": lower_conv,
@@ -44,6 +47,16 @@ CONVERTERS = {
     "Concat": lower_concat,
     "Gather": lower_gather,
     "Slice": lower_slice,
+    "HardSigmoid": lower_table,
+    "Erf": lower_table,
+    "Elu": lower_table,
+    "Split": lower_split,
+    "Pad": lower_pad,
+    "PRelu": lower_prelu,
+    "Resize": lower_resize,
     "Identity": lower_identity,
     "Dropout": lower_identity,
 }
+
+#: converters that refuse int8 (QDQ) graphs outright: their ops run on the host in a quantized deployment
+FLOAT_ONLY = frozenset({"BatchNormalization", "LayerNormalization"})

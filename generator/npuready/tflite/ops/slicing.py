@@ -1,4 +1,5 @@
-"""Gather (constant indices) → GATHER and Slice (constant starts/ends/axes/steps > 0) → STRIDED_SLICE.
+"""Gather (constant indices) → GATHER; Slice (constant starts/ends/axes/steps > 0) → STRIDED_SLICE;
+Split → one STRIDED_SLICE per output (part sizes as the integer engine reads them, ``engine.ops.split``).
 
 Both work on the stored axis order (the ONNX axis is remapped through ``perm``); int8 outputs keep the
 input's scale (a differing QDQ output scale gets a requantize).
@@ -8,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 from ai_edge_litert import schema_py_generated as fb
 
+from npuready.engine.ops.slice import ranges as slice_ranges
+from npuready.engine.ops.split import sizes as split_sizes
 from npuready.errors import InputError
 from npuready.graph.view import Node
 from npuready.tflite.context import Context, identity
@@ -40,18 +43,27 @@ def lower_slice(ctx: Context, node: Node) -> None:
         raise InputError(f"node {node.name!r} (Slice): starts/ends must be constants for the TFLite export")
     axes = list(range(len(starts))) if axes is None else [int(a) % rank for a in axes]
     steps = [1] * len(axes) if steps is None else [int(s) for s in steps]
-    if any(s <= 0 for s in steps):
-        raise InputError(f"node {node.name!r} (Slice): steps {steps}; only positive steps are exported")
+    _strided_slice(ctx, data, out, slice_ranges(shape, starts, ends, axes, steps, node.name))
+
+
+def _strided_slice(ctx: Context, data: str, out: str, ranges) -> None:
     x = ctx.value(data)
-    begin, end, stride = [0] * rank, list(shape), [1] * rank
-    for a, s, e, st in zip(axes, starts, ends, steps):
-        d = shape[a]
-        s, e = int(s), int(e)
-        s = min(max(s + d if s < 0 else s, 0), d)
-        e = min(max(e + d if e < 0 else e, 0), d)
-        begin[a], end[a], stride[a] = s, e, st
     order = list(x.perm)
-    consts = [ctx.int_const(f"{out}#{k}", [v[a] for a in order]) for k, v in
-              (("begin", begin), ("end", end), ("strides", stride))]
+    consts = [ctx.int_const(f"{out}#{k}", [ranges[a][j] for a in order]) for j, k in
+              enumerate(("begin", "end", "strides"))]
     ctx.emit_same_scale("STRIDED_SLICE", [x.index, *consts], fb.StridedSliceOptionsT(), out,
                         tfl_shape(ctx, out, x.perm), x.perm, x.index)
+
+
+def lower_split(ctx: Context, node: Node) -> None:
+    data = node.inputs[0]
+    shape = ctx.shape(data)
+    axis = int(node.attr("axis", 0)) % len(shape)
+    split = ctx.const(node.inputs[1]) if len(node.inputs) > 1 and node.inputs[1] else None
+    start = 0
+    for out, n in zip(node.outputs, split_sizes(node, shape[axis], split)):
+        r = [[0, d, 1] for d in shape]
+        r[axis] = [start, start + n, 1]
+        start += n
+        if out:
+            _strided_slice(ctx, data, out, r)

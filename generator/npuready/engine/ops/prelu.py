@@ -1,0 +1,41 @@
+"""PRelu with a constant int8 slope on int8 codes (TFLite reference int8 PRELU): two multipliers.
+
+v = x - zp_in; out = zp_out + (v >= 0 ? M1·v : M2·v·(alpha - zp_alpha)), clamped, with M1 = s_in/s_out and
+M2 = s_in·s_alpha/s_out (the declared rounding of ``fixedpoint.requantize``). The slope broadcasts to the
+input as ONNX's unidirectional broadcasting does.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from npuready.engine import fixedpoint
+from npuready.engine.intgraph import IntOp
+from npuready.errors import InputError
+
+
+# ----- params -------------------------------------------------------------------------------
+def build(b, node) -> IntOp:
+    x = b.act(node, 0)
+    slope = b.const(node, 1)
+    out, lo, hi = b.output(node)
+    if slope.scale.size != 1 or np.any(slope.values < -128) or np.any(slope.values > 127):
+        raise InputError(f"node {node.name}: PRelu slope {node.inputs[1]} is not a per-tensor int8 constant; "
+                         "quantise it per tensor as int8")
+    s_in, s_out = float(np.float32(x.scale)), float(np.float32(out.scale))
+    m1, s1 = fixedpoint.quantize_multiplier(s_in / s_out)
+    m2, s2 = fixedpoint.quantize_multiplier(s_in * float(np.float32(slope.scale[0])) / s_out)
+    return IntOp(node.name, "PRelu", (x.name,), (out.name,), {
+        "alpha": slope.values.astype(np.int8), "alpha_zero_point": int(slope.zero_point[0]),
+        "input_zero_point": x.zero_point, "output_zero_point": out.zero_point, "identity_multiplier": m1,
+        "identity_shift": s1, "alpha_multiplier": m2, "alpha_shift": s2, "act_min": lo, "act_max": hi}, b.rounding)
+
+
+# ----- loop + epilogue ----------------------------------------------------------------------
+def run(op: IntOp, inputs: list[np.ndarray]) -> np.ndarray:
+    p = op.params
+    v = inputs[0].astype(np.int64) - p["input_zero_point"]
+    a = np.broadcast_to(p["alpha"].astype(np.int64) - p["alpha_zero_point"], v.shape)
+    pos = fixedpoint.multiply_by_quantized_multiplier(v, p["identity_multiplier"], p["identity_shift"], op.rounding)
+    neg = fixedpoint.multiply_by_quantized_multiplier(v * a, p["alpha_multiplier"], p["alpha_shift"], op.rounding)
+    return fixedpoint.saturate(np.where(v >= 0, pos, neg).astype(np.int64) + p["output_zero_point"],
+                               p["act_min"], p["act_max"])

@@ -1,0 +1,47 @@
+"""Unary int8 functions without a TFLite int8 kernel (HardSigmoid, Erf, Elu, a Div → Erf chain) as the integer
+engine's own 256-entry table: CAST int8→int32, ADD 128, GATHER from the table.
+
+The table is ``engine.ops.lut.table`` for the same chain of nodes and quantisations, so LiteRT agrees with
+the integer engine on these ops by construction (declared: this checks the export, not TFLite arithmetic).
+Float exports keep refusing these ops outside the exact-GELU pattern.
+"""
+from __future__ import annotations
+
+import numpy as np
+from ai_edge_litert import schema_py_generated as fb
+
+from npuready.engine import fixedpoint
+from npuready.engine.ops import lut
+from npuready.errors import InputError
+from npuready.graph.view import Node
+from npuready.tflite.builder import QParams
+from npuready.tflite.context import Context
+from npuready.tflite.ops.common import tfl_shape
+
+
+class _Q:
+    def __init__(self, qp: QParams):
+        self.scale, self.zero_point = float(np.float32(qp.scale[0])), int(qp.zero_point[0])
+
+
+def lower_table(ctx: Context, node: Node) -> None:
+    if not ctx.int8:
+        raise InputError(f"node {node.name!r}: op {node.op_type} has no float TFLite lowering (outside the exact "
+                         "GELU pattern)")
+    quantised = set(ctx.quant.act) | set(ctx.quant.aliases)
+    nodes = lut.chain(ctx.graph, node, quantised)
+    for n in nodes[1:]:
+        ctx.consumed.add(n.name)
+        ctx.fused[n.inputs[0]] = nodes[-1].outputs[0]
+    out = nodes[-1].outputs[0]
+    x = ctx.value(node.inputs[0])
+    x_q, out_q = ctx.tensor_qparams(x.index), ctx.qparams(out)
+    t = lut.table(ctx.graph, nodes, _Q(x_q), _Q(out_q), -128, 127, fixedpoint.resolve_rounding(
+        fixedpoint.DEFAULT_PROFILE, "Lut"))
+    shape = ctx.b.shape_of(x.index)
+    wide, idx = ctx.b.tensor(f"{out}#codes", shape, "int32"), ctx.b.tensor(f"{out}#index", shape, "int32")
+    ctx.op("CAST", [x.index], [wide], fb.CastOptionsT(inDataType=fb.TensorType.INT8, outDataType=fb.TensorType.INT32))
+    ctx.op("ADD", [wide, ctx.int_const(f"{out}#offset", 128)], [idx], fb.AddOptionsT())
+    table = ctx.b.tensor(f"{out}#table", [256], "int8", data=t, qparams=out_q)
+    ctx.op("GATHER", [table, idx], [ctx.new_value(out, tfl_shape(ctx, out, x.perm), x.perm)],
+           fb.GatherOptionsT(axis=0, batchDims=0))
