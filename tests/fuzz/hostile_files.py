@@ -152,3 +152,29 @@ def spec(folder: Path, case: str) -> Path:
     else:
         path.write_text(json.dumps({**SPEC_BASE, **change}))
     return path
+
+
+# ----- target TOML ---------------------------------------------------------------------------------
+def _target_text() -> str:
+    from npuready.targets.load import DATA_DIR
+
+    return (DATA_DIR / "edge-10.toml").read_text(encoding="utf-8").replace('name = "edge-10"', 'name = "{name}"')
+
+
+TARGET = {
+    "activations-string": lambda t: t.replace("[activations]\n", 'activations = "fused"\n[old_activations]\n', 1),
+    "clock-inf": lambda t: t.replace("clock_mhz = 1250", "clock_mhz = inf"),
+    "clock-nan": lambda t: t.replace("clock_mhz = 1250", "clock_mhz = nan"),
+    "dram-nan": lambda t: t.replace("dram_gbps = 25.6", "dram_gbps = nan"),
+    "non-utf8": lambda t: "\udcff",
+    "not-toml": lambda t: "this is [not toml",
+}
+
+
+def target(folder: Path, case: str) -> Path:
+    path = folder / f"{case}.toml"
+    if case == "non-utf8":
+        path.write_bytes(b"name = \"x\"\n\xff\xfe")
+    else:
+        path.write_text(TARGET[case](_target_text()).replace("{name}", case), encoding="utf-8")
+    return path

@@ -8,6 +8,7 @@ opens while a case runs.
 from __future__ import annotations
 
 import json
+import os
 import resource
 import sys
 from pathlib import Path
@@ -128,6 +129,25 @@ def test_spec_on_preprocess(case, case_dir, capsys):
     good = _valid_npy(case_dir)
     argv = ["preprocess", "diagnose", "--runtime", str(good), "--calib", str(good), "--spec", str(path)]
     _assert_one_line_exit_2(*_run(argv, capsys), case_dir)
+
+
+@pytest.mark.parametrize("verb", ["lint", "partition", "cost", "intake"])
+@pytest.mark.parametrize("case", sorted(H.TARGET) + ["fifo"])
+def test_target_file_on_every_analysis_verb(case, verb, case_dir, capsys):
+    if case == "fifo":
+        path = case_dir / "fifo.toml"
+        os.mkfifo(path)
+    else:
+        path = H.target(case_dir, case)
+    _assert_one_line_exit_2(*_run([verb, str(MODEL), "--target", str(path)], capsys), case_dir)
+
+
+def test_a_valid_target_file_works_on_every_analysis_verb(case_dir, capsys):
+    path = case_dir / "mytarget.toml"
+    path.write_text(H._target_text().replace("{name}", "mytarget"), encoding="utf-8")
+    for verb in ("lint", "partition", "cost", "intake"):
+        rc, err, _ = _run([verb, str(MODEL), "--target", str(path)], capsys)
+        assert rc in (0, 1) and err == "", (verb, err)
 
 
 def _mutations(data: bytes, count: int, seed: int):

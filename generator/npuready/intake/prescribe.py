@@ -15,7 +15,7 @@ from npuready.intake.diagnosis import Diagnosis
 from npuready.intake.risks import INT8_LEVELS
 from npuready.intake.whatif import (bypass, equivalent, measure, replacement_op, rewrite_equivalents, swap_ops,
                                     used_tensors)
-from npuready.targets import load_target
+from npuready.targets import Target, load_target
 
 POSTPROCESS_OPS = frozenset({"NonMaxSuppression", "TopK", "ArgMax", "ArgMin", "NonZero", "Sigmoid", "Softmax",
                              "ReduceMax", "Gather", "GatherElements", "GatherND"})
@@ -286,8 +286,10 @@ def _calibrate(diag: Diagnosis) -> list[Action]:
                    {"images": n, "classes": classes}, automatic=True, evidence="reference")]
 
 
-def prescribe(diag: Diagnosis) -> tuple[Action, ...]:
-    target = load_target(diag.target)
+def prescribe(diag: Diagnosis, target: "str | Target | None" = None) -> tuple[Action, ...]:
+    """The actions for ``diag``; ``target`` is the target it was diagnosed on (a name, a TOML path or a
+    ``Target``; default: the bundled target named in the diagnosis)."""
+    target = load_target(target if target is not None else diag.target)
     actions = _fix_dynamic(diag)
     moved = _move_out(diag, target)
     moved_nodes = {n for a in moved for n in a.nodes}

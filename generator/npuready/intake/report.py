@@ -50,7 +50,7 @@ def intake(model: str, target: str, apply: bool = False, recovery_steps: int | N
         raise InputError(f"{model}: --apply needs a zoo model (it retrains from the zoo checkpoint); your own ONNX "
                          "gets the diagnosis and the prescription")
     diag = diagnose(load(src.path, pins=pins), target)
-    actions = prescribe(diag)
+    actions = prescribe(diag, target)
     outcome = None
     if apply:
         from npuready.intake.apply import RECOVERY_STEPS, apply_zoo

@@ -1,6 +1,7 @@
 """Load and validate target data files (one TOML file per target under ``targets/data``)."""
 from __future__ import annotations
 
+import math
 import tomllib
 from contextlib import contextmanager
 from functools import lru_cache
@@ -88,14 +89,36 @@ def _cached(name: str) -> Target:
     return parse_target_file(DATA_DIR / f"{name}.toml")
 
 
+def _non_finite(value, where: str = "") -> str | None:
+    """The dotted key of the first NaN or infinity in a parsed TOML document (TOML allows nan and inf)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return where
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _non_finite(item, f"{where}.{key}" if where else str(key))
+        if found is not None:
+            return found
+    return None
+
+
 def parse_target_file(path: Path) -> Target:
+    from npuready.inputs.files import regular_file
+
     label = str(path)
+    if not path.exists():
+        raise InputError(f"{label}: no such target file")
+    regular_file(path, label, what="target file")
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"{label}: no such target file") from None
+        raw = tomllib.loads(path.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{label}: not UTF-8 text (byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{label}: not valid TOML ({exc})") from None
+    if (bad := _non_finite(raw)) is not None:
+        raise InputError(f"{label}: field '{bad}' is not a finite number; every number in a target file must be finite")
+    for section in ("activations", "supported_ops", "energy", "sources", "reference", "norms", "resize", "via"):
+        if section in raw and not isinstance(raw[section], dict):
+            raise InputError(f"{label}: [{section}] must be a table, got {type(raw[section]).__name__}")
     for key, kind in _REQUIRED.items():
         if key not in raw:
             raise InputError(f"{label}: missing required field '{key}'")
