@@ -9,4 +9,5 @@ class InputError(Exception):
     """
 
     def __init__(self, message: str):
-        super().__init__(" ".join(str(message).split()))
+        text = " ".join(str(message).split())
+        super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in text))  # names never drive a terminal

@@ -33,10 +33,16 @@ def wrap(line: str, columns: int) -> list[str]:
                          break_on_hyphens=False, drop_whitespace=True) or [line]
 
 
+def printable(text: str) -> str:
+    """``text`` with every control character (ESC, BEL, CR, a newline inside a name …) shown as its escape,
+    so names taken from a model never drive the terminal."""
+    return text if text.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def block(lines: list[str], columns: int | None = None) -> str:
-    """The lines, each wrapped to the width, joined with a final newline."""
+    """The lines, each made printable and wrapped to the width, joined with a final newline."""
     w = width(columns)
-    return "\n".join(part for line in lines for part in (wrap(line, w) if line else [""])) + "\n"
+    return "\n".join(part for line in lines for part in (wrap(printable(line), w) if line else [""])) + "\n"
 
 
 @dataclass(frozen=True)
