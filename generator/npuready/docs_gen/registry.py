@@ -66,6 +66,12 @@ def _library_models() -> dict[str, str]:
     return {"docs/library-models.md": build()}
 
 
+def _inputs() -> dict[str, str]:
+    from npuready.docs_gen.inputs import build
+
+    return {"docs/inputs.md": build()}
+
+
 def _ops() -> dict[str, str]:
     from npuready.docs_gen.ops import DOC_PATH, render
 
@@ -83,6 +89,7 @@ GENERATORS: dict[str, Callable[[], dict[str, str]]] = {
     "configuration": _configuration,
     "library-models": _library_models,
     "ops": _ops,
+    "inputs": _inputs,
 }
 
 
