@@ -150,6 +150,19 @@ def test_a_valid_target_file_works_on_every_analysis_verb(case_dir, capsys):
         assert rc in (0, 1) and err == "", (verb, err)
 
 
+@pytest.mark.parametrize("argv, words", [
+    (["--seed", "-1"], "--seed -1: the calibration sampling seed must be an integer"),
+    (["--seed", str(2**40)], "must be an integer in 0..4294967295"),
+    (["--calib-images", "0"], "--calib-images and --parity-images: must be at least 1"),
+    (["--min-agreement", "nan"], "--min-agreement and --max-drop: must be fractions"),
+])
+def test_deploy_options(argv, words, case_dir, capsys):
+    calib = H.manifest(case_dir, "symlink-out").parent  # never read: the options are checked first
+    rc, err, opened = _run(["deploy", str(MODEL), "--calib", str(calib), "--registry", str(case_dir / "r"), *argv], capsys)
+    _assert_one_line_exit_2(rc, err, opened, case_dir)
+    assert words in err and not (case_dir / "r").exists()
+
+
 def _mutations(data: bytes, count: int, seed: int):
     rng = np.random.default_rng(seed)
     for _ in range(count):

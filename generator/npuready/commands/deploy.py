@@ -90,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--calib-images and --parity-images: must be at least 1")
     if not 0 <= args.min_agreement <= 1 or not 0 <= args.max_drop <= 1:
         raise InputError("--min-agreement and --max-drop: must be fractions in [0, 1]")
+    if not 0 <= args.seed < 2**32:
+        raise InputError(f"--seed {args.seed}: the calibration sampling seed must be an integer in 0..4294967295")
     src = resolve(args.model)
     preprocess = args.preprocess or (f"zoo:{src.zoo_name}" if src.is_zoo else None)
     settings = Settings(target=args.target, calib_dir=args.calib, registry=args.registry,
