@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import onnx
 import pytest
@@ -43,9 +44,14 @@ def test_junit_parses_and_sarif_json_is_valid(tmp_path, capsys):
     path = _model(tmp_path / "m.onnx")
     main(["lint", str(path), "--format", "junit"])
     ET.fromstring(capsys.readouterr().out.encode())
-    for fmt in ("sarif", "json"):
-        main(["lint", str(path), "--format", fmt])
-        json.loads(capsys.readouterr().out)
+    main(["lint", str(path), "--format", "json"])
+    json.loads(capsys.readouterr().out)
+    main(["lint", str(path), "--format", "sarif"])
+    sarif = json.loads(capsys.readouterr().out)
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((Path(__file__).parent / "lint" / "data" / "sarif-schema-2.1.0.json").read_text())
+    jsonschema.validate(sarif, schema)
+    assert any("\x1b" in r["message"]["text"] for r in sarif["runs"][0]["results"])
 
 
 def test_error_lines_escape_names(tmp_path, capsys):
