@@ -53,6 +53,8 @@ class Sweep:
         self._backend = None
         self._serial_fallback = False
         self.last_mode = "inline"
+        self.last_outcomes: list[Outcome] = []  # of the last run() (benchmarks read their seconds)
+        self.last_outcomes: list[Outcome] = []  # of the last run() (benchmarks read their seconds)
 
     def __enter__(self) -> "Sweep":
         return self
@@ -101,7 +103,8 @@ class Sweep:
             self._run_many(experiment_id, jobs, todo, outcomes)
         else:
             self.last_mode = "cache"
-        return [outcomes[job.task.key] for job in jobs]
+        self.last_outcomes = [outcomes[job.task.key] for job in jobs]
+        return self.last_outcomes
 
     def _run_many(self, experiment_id: str, jobs: list[Job], todo: list[Job], outcomes: dict[str, Outcome]) -> None:
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,

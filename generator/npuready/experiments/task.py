@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -57,6 +58,7 @@ class Outcome:
     error: str | None = None
     bad_input: str | None = None
     cached: bool = False
+    seconds: float = 0.0  # wall time of the task where it ran (not part of any result)
 
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "output": self.output, "inputs": dict(self.inputs), "tools": dict(self.tools),
@@ -89,9 +91,17 @@ def merge(module: Any, ctx: RunContext, outputs: dict[str, Any]) -> dict[str, An
     return module.merge(ctx, outputs)
 
 
+def run_inline(module: Any, ctx: RunContext) -> dict[str, Any]:
+    """The whole runner in this process on one context (tests, notebooks): plan, every task, merge."""
+    if not is_split(module):
+        return module.run(ctx)
+    return module.merge(ctx, {t.key: plain(module.run_task(ctx, dict(t.args))) for t in plan(module, ctx)})
+
+
 def execute(job: Job) -> Outcome:
     """Run one task. A runner's InputError comes back as ``bad_input`` (bad input is not retried: the run
     stops with that message); any other exception propagates so the executor can retry it."""
+    started = time.perf_counter()
     module = importlib.import_module(job.module)
     ctx = RunContext(experiment_id=job.experiment_id, params=dict(job.params), repo=Path(job.repo),
                      show_progress=job.show_progress)
@@ -103,7 +113,7 @@ def execute(job: Job) -> Outcome:
     for path in sorted(targets):  # target TOMLs are inputs: editing one makes the result stale
         ctx.input(path)
     return Outcome(key=job.task.key, output=plain(output), inputs=dict(ctx.inputs), tools=dict(ctx.tools),
-                   seeds=dict(ctx.seeds), timings=dict(ctx.timings))
+                   seeds=dict(ctx.seeds), timings=dict(ctx.timings), seconds=time.perf_counter() - started)
 
 
 def error_text(exc: BaseException) -> str:
