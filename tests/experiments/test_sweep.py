@@ -158,3 +158,10 @@ def test_timing_fields_are_the_only_thing_ignored():
     assert without_timing(slower) == {"id": "x", "results": {"a": {"evidence": "measured", "v": 1}}}
     assert same_answers(doc, slower) and not same_answers(doc, other)
     assert not same_answers(doc, {**doc, "failed_tasks": [{"task": "t", "error": "E: x", "attempts": 2}]})
+
+
+def test_an_experiment_without_tasks_merges_nothing(demo):
+    make, run, _, _ = demo
+    doc = run(make(numbers=()), workers=0)
+    assert doc["results"]["squares"] == {"evidence": "measured", "rows": [], "total": 0}
+    assert doc["timing"]["execution"]["tasks"] == 0 and "failed_tasks" not in doc

@@ -52,7 +52,7 @@ def build_result(spec: ExperimentSpec, show_progress: bool = True, sweep: Sweep 
                 for t in plan(module, ctx)]
     outcomes = own.run(spec.id, jobs)  # each task records the targets it loads itself
     done = {o.key: o for o in outcomes if o.error is None}
-    if not done:
+    if outcomes and not done:
         first = outcomes[0]
         raise TasksFailed(f"experiment '{spec.id}': all {len(outcomes)} task(s) failed; "
                           f"first: {first.key}: {first.error}")
