@@ -5,8 +5,8 @@ tensor three times: given the calibration spec (``--spec``), blind, and given th
 +-1 LSB jitter added to the runtime tensor. Matched pairs (identical, and +-1 LSB jitter) count
 false alarms. All counts are measured here.
 
-Units of work: one injection, one combination, one matched spec (each over every photo); the merge
-assembles them in declaration order.
+Units of work: one photo of one injection, combination or matched spec; the merge assembles them in
+declaration order.
 """
 from __future__ import annotations
 
@@ -23,131 +23,138 @@ def _row(kinds: tuple[str, ...], expected: frozenset[str]) -> dict[str, Any]:
     return {"detected": expected <= found, "exact": found == expected, "kinds": sorted(found)}
 
 
-def _setup(ctx: RunContext) -> tuple[dict[str, Any], tuple[int, int], int]:
-    """The photos (name -> image), letterbox sizes and jitter seed every task starts from."""
-    import PIL
-
-    from npuready.data import photo
-
-    names = list(ctx.params.get("photos", PHOTOS))
-    small, large = (int(v) for v in ctx.params.get("letterbox_sizes", [640, 1280]))
-    seed = ctx.seed("jitter", int(ctx.params.get("seed", 0)))
-    ctx.tool("pillow", PIL.__version__)
-    ctx.tool("numpy", np.__version__)
-    return {n: photo(n) for n in names}, (small, large), seed
 
 
 PHOTOS = ["astronaut", "chelsea", "coffee", "rocket", "china", "flower"]
 
 
+def _changes(case, img) -> bool:
+    """Whether the injection changes this photo's tensor (rendering only, no diagnosis)."""
+    from npuready.preprocess.pipeline import apply
+
+    calib, runtime = apply(case.calib, img), case.runtime(img)
+    return not (calib.shape == runtime.shape and np.array_equal(calib, runtime))
+
+
 def tasks(ctx: RunContext) -> list[Task]:
-    """One task per injection, per combination and per matched spec (their counts only depend on the
-    letterbox sizes, not on the photos)."""
+    """One task per photo of each injection, combination and matched spec. An injection's jitter seed is
+    the running number of injected pairs before it (in injection, then photo order); it is found here by
+    rendering only, so every task knows its own seed whichever worker runs it."""
+    from npuready.data import photo
     from npuready.preprocess.injection import combinations, injections, matched_specs
 
     sizes = tuple(int(v) for v in ctx.params.get("letterbox_sizes", [640, 1280]))
-    return ([Task(f"injection:{case.name}", {"part": "injection", "index": i}) for i, case in enumerate(injections(sizes))]
-            + [Task(f"combination:{case.name}", {"part": "combination", "index": i})
-               for i, case in enumerate(combinations(sizes))]
-            + [Task(f"matched:{k}:{spec.name}", {"part": "matched", "index": k}) for k, spec in enumerate(matched_specs())])
+    names = list(ctx.params.get("photos", PHOTOS))
+    images = {n: photo(n) for n in names}
+    out, row = [], 0
+    for i, case in enumerate(injections(sizes)):
+        for j, name in enumerate(names):
+            changed = _changes(case, images[name])
+            out.append(Task(f"injection:{case.name}:{name}", {"part": "injection", "index": i, "photo": j,
+                                                              "row": row, "changed": changed}))
+            row += changed
+    out += [Task(f"combination:{case.name}:{name}", {"part": "combination", "index": i, "photo": j})
+            for i, case in enumerate(combinations(sizes)) for j, name in enumerate(names)]
+    out += [Task(f"matched:{k}:{spec.name}:{name}", {"part": "matched", "index": k, "photo": j})
+            for k, spec in enumerate(matched_specs()) for j, name in enumerate(names)]
+    return out
 
 
 def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
-    images, sizes, seed = _setup(ctx)
-    return {"injection": _injection, "combination": _combination, "matched": _matched}[args["part"]](
-        images, sizes, seed, int(args["index"]))
+    import PIL
+
+    from npuready.data import photo
+
+    name = list(ctx.params.get("photos", PHOTOS))[int(args["photo"])]
+    sizes = tuple(int(v) for v in ctx.params.get("letterbox_sizes", [640, 1280]))
+    seed = ctx.seed("jitter", int(ctx.params.get("seed", 0)))
+    ctx.tool("pillow", PIL.__version__)
+    ctx.tool("numpy", np.__version__)
+    part = {"injection": _injection, "combination": _combination, "matched": _matched}[args["part"]]
+    return part(name, photo(name), sizes, seed, args)
 
 
-def _injection(images: dict[str, Any], sizes: tuple[int, int], seed: int, index: int) -> dict[str, Any]:
-    """One injection over every photo. The jitter seed counts the injected pairs of the injections before
-    this one (seed + running row number), so it is the same whichever worker runs which injection."""
+def _injection(name: str, img, sizes: tuple[int, int], seed: int, args: dict[str, Any]) -> dict[str, Any]:
     from npuready.preprocess.doctor import diagnose
     from npuready.preprocess.injection import injections, jitter
     from npuready.preprocess.pipeline import apply
 
-    cases = injections(sizes)
-    offset = sum(_injected(case, images) for case in cases[:index])
-    case = cases[index]
-    stats = {"expected": sorted(case.expected), "why": case.why, "injected": 0, "no_op": 0,
-             "detected_with_spec": 0, "exact_with_spec": 0, "detected_blind": 0, "exact_blind": 0,
-             "detected_jitter": 0, "exact_jitter": 0}
-    rows = []
-    for name, img in images.items():
-        calib, runtime = apply(case.calib, img), case.runtime(img)
-        if calib.shape == runtime.shape and np.array_equal(calib, runtime):
-            stats["no_op"] += 1  # the injection does not change this image's tensor
-            continue
-        stats["injected"] += 1
-        with_spec = _row(diagnose(runtime, calib, case.calib).kinds, case.expected)
-        blind = _row(diagnose(runtime, calib).kinds, case.expected)
-        noisy = _row(diagnose(jitter(runtime, seed + offset + len(rows)), calib, case.calib).kinds, case.expected)
-        stats["detected_jitter"] += noisy["detected"]
-        stats["exact_jitter"] += noisy["exact"]
-        stats["detected_with_spec"] += with_spec["detected"]
-        stats["exact_with_spec"] += with_spec["exact"]
-        stats["detected_blind"] += blind["detected"]
-        stats["exact_blind"] += blind["exact"]
-        rows.append({"injection": case.name, "photo": name, "with_spec": with_spec["kinds"],
-                     "blind": blind["kinds"], "jitter_with_spec": noisy["kinds"]})
-    return {"case": case.name, "stats": stats, "rows": rows}
+    case = injections(sizes)[int(args["index"])]
+    if not args["changed"]:
+        return {"case": case.name, "no_op": 1}  # the injection does not change this image's tensor
+    calib, runtime = apply(case.calib, img), case.runtime(img)
+    with_spec = _row(diagnose(runtime, calib, case.calib).kinds, case.expected)
+    blind = _row(diagnose(runtime, calib).kinds, case.expected)
+    noisy = _row(diagnose(jitter(runtime, seed + int(args["row"])), calib, case.calib).kinds, case.expected)
+    return {"case": case.name, "no_op": 0, "with_spec": with_spec, "blind": blind, "jitter": noisy,
+            "row": {"injection": case.name, "photo": name, "with_spec": with_spec["kinds"],
+                    "blind": blind["kinds"], "jitter_with_spec": noisy["kinds"]}}
 
 
-def _injected(case, images: dict[str, Any]) -> int:
-    """How many photos the injection changes (rendering only, no diagnosis)."""
-    from npuready.preprocess.pipeline import apply
-
-    count = 0
-    for img in images.values():
-        calib, runtime = apply(case.calib, img), case.runtime(img)
-        count += not (calib.shape == runtime.shape and np.array_equal(calib, runtime))
-    return count
-
-
-def _combination(images: dict[str, Any], sizes: tuple[int, int], seed: int, index: int) -> dict[str, Any]:
+def _combination(name: str, img, sizes: tuple[int, int], seed: int, args: dict[str, Any]) -> dict[str, Any]:
     from npuready.preprocess.doctor import diagnose
     from npuready.preprocess.injection import combinations
     from npuready.preprocess.pipeline import apply
 
-    case = combinations(sizes)[index]
-    stats = {"expected": sorted(case.expected), "why": case.why, "injected": 0, "detected_with_spec": 0,
-             "exact_with_spec": 0, "found": []}
-    for name, img in images.items():
-        calib, runtime = apply(case.calib, img), case.runtime(img)
-        stats["injected"] += 1
-        row = _row(diagnose(runtime, calib, case.calib).kinds, case.expected)
-        stats["detected_with_spec"] += row["detected"]
-        stats["exact_with_spec"] += row["exact"]
-        stats["found"].append({"photo": name, "kinds": row["kinds"]})
-    return {"case": case.name, "stats": stats}
+    case = combinations(sizes)[int(args["index"])]
+    calib, runtime = apply(case.calib, img), case.runtime(img)
+    return {"case": case.name, "photo": name, **_row(diagnose(runtime, calib, case.calib).kinds, case.expected)}
 
 
-def _matched(images: dict[str, Any], sizes: tuple[int, int], seed: int, k: int) -> dict[str, Any]:
+def _matched(name: str, img, sizes: tuple[int, int], seed: int, args: dict[str, Any]) -> dict[str, Any]:
     from npuready.preprocess.doctor import diagnose
     from npuready.preprocess.injection import jitter, matched_specs
     from npuready.preprocess.pipeline import apply
 
+    k, j = int(args["index"]), int(args["photo"])
     spec = matched_specs()[k]
     matched = {"pairs": 0, "false_alarms_with_spec": 0, "false_alarms_blind": 0, "alarms": []}
-    for j, (name, img) in enumerate(images.items()):
-        x = apply(spec, img)
-        for label, runtime in (("identical", x.copy()), ("jitter_1lsb", jitter(x, seed + 100 * k + j))):
-            matched["pairs"] += 1
-            for mode, d in (("with_spec", diagnose(runtime, x, spec)), ("blind", diagnose(runtime, x))):
-                if not d.matched:
-                    matched[f"false_alarms_{mode}"] += 1
-                    matched["alarms"].append({"spec": spec.name, "photo": name, "pair": label, "mode": mode,
-                                              "kinds": list(d.kinds)})
+    x = apply(spec, img)
+    for label, runtime in (("identical", x.copy()), ("jitter_1lsb", jitter(x, seed + 100 * k + j))):
+        matched["pairs"] += 1
+        for mode, d in (("with_spec", diagnose(runtime, x, spec)), ("blind", diagnose(runtime, x))):
+            if not d.matched:
+                matched[f"false_alarms_{mode}"] += 1
+                matched["alarms"].append({"spec": spec.name, "photo": name, "pair": label, "mode": mode,
+                                          "kinds": list(d.kinds)})
     return matched
 
 
 def merge(ctx: RunContext, outputs: dict[str, Any]) -> dict[str, Any]:
     from npuready.preprocess.doctor import KINDS
+    from npuready.preprocess.injection import combinations, injections
 
     names = list(ctx.params.get("photos", PHOTOS))
     small, large = (int(v) for v in ctx.params.get("letterbox_sizes", [640, 1280]))
-    per_case = {o["case"]: o["stats"] for key, o in outputs.items() if key.startswith("injection:")}
-    rows = [r for key, o in outputs.items() if key.startswith("injection:") for r in o["rows"]]
-    combined = {o["case"]: o["stats"] for key, o in outputs.items() if key.startswith("combination:")}
+    per_case: dict[str, dict[str, Any]] = {}
+    for case in injections((small, large)):
+        per_case[case.name] = {"expected": sorted(case.expected), "why": case.why, "injected": 0, "no_op": 0,
+                               "detected_with_spec": 0, "exact_with_spec": 0, "detected_blind": 0,
+                               "exact_blind": 0, "detected_jitter": 0, "exact_jitter": 0}
+    rows = []
+    for key, o in outputs.items():
+        if not key.startswith("injection:"):
+            continue
+        stats = per_case[o["case"]]
+        stats["no_op"] += o["no_op"]
+        if o["no_op"]:
+            continue
+        stats["injected"] += 1
+        for mode in ("with_spec", "blind", "jitter"):
+            stats[f"detected_{mode}"] += o[mode]["detected"]
+            stats[f"exact_{mode}"] += o[mode]["exact"]
+        rows.append(o["row"])
+    combined: dict[str, dict[str, Any]] = {}
+    for case in combinations((small, large)):
+        combined[case.name] = {"expected": sorted(case.expected), "why": case.why, "injected": 0,
+                               "detected_with_spec": 0, "exact_with_spec": 0, "found": []}
+    for key, o in outputs.items():
+        if key.startswith("combination:"):
+            stats = combined[o["case"]]
+            stats["injected"] += 1
+            stats["detected_with_spec"] += o["detected"]
+            stats["exact_with_spec"] += o["exact"]
+            stats["found"].append({"photo": o["photo"], "kinds": o["kinds"]})
     matched = {"pairs": 0, "false_alarms_with_spec": 0, "false_alarms_blind": 0, "alarms": []}
     for key, o in outputs.items():
         if key.startswith("matched:"):
