@@ -54,6 +54,12 @@ def _preprocess() -> dict[str, str]:
     return {"docs/preprocess.md": render_markdown(repo_root())}
 
 
+def _scaling() -> dict[str, str]:
+    from npuready.docs_gen.scaling import build
+
+    return {"docs/scaling.md": build()}
+
+
 GENERATORS: dict[str, Callable[[], dict[str, str]]] = {
     "rules": _rules,
     "support": _support,
@@ -62,6 +68,7 @@ GENERATORS: dict[str, Callable[[], dict[str, str]]] = {
     "partition-vs-nnapi": _partition_vs_nnapi,
     "cost-vs-vela": _cost_vs_vela,
     "preprocess": _preprocess,
+    "scaling": _scaling,
 }
 
 
