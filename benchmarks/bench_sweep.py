@@ -52,26 +52,36 @@ def measure(workers: int = 2) -> dict:
                              "load_1_5_15_before": _load()},
                  "packages": {"dask": version("dask"), "distributed": version("distributed")}}
     units = {}
-    with Sweep(SweepOptions(workers=0, show_progress=False)) as serial:
+    with Sweep(SweepOptions(workers=0, show_progress=False)) as serial, \
+            Sweep(SweepOptions(workers=workers, show_progress=False), note=lambda line: None) as cluster:
         for exp_id, what in UNIT_EXPERIMENTS.items():
             _, wall, seconds = _run(exp_id, serial)
             units[exp_id] = {"unit": what, "wall_s": round(wall, 3), **_stats(seconds)}
-        serial_doc, serial_wall, serial_tasks = _run(SPEEDUP_EXPERIMENT, serial)
-        overhead_serial_doc, overhead_serial_wall, _ = _run(OVERHEAD_EXPERIMENT, serial)
-    out["units"] = units
-    with Sweep(SweepOptions(workers=workers, show_progress=False), note=lambda line: None) as cluster:
         start = time.perf_counter()
         cluster.backend()
         startup = time.perf_counter() - start
-        parallel_doc, parallel_wall, _ = _run(SPEEDUP_EXPERIMENT, cluster)
+        # serial, cluster, cluster, serial: a load that rises or falls during the benchmark weighs on both alike
+        runs, docs, tasks_s = [], {}, []
+        for mode in ("serial", "cluster", "cluster", "serial"):
+            before = _load()
+            doc, wall, seconds = _run(SPEEDUP_EXPERIMENT, serial if mode == "serial" else cluster)
+            runs.append({"mode": mode, "wall_s": round(wall, 3), "load_1min_before": before[0],
+                         "load_1min_after": _load()[0]})
+            docs.setdefault(mode, doc)
+            tasks_s = tasks_s or seconds
+        overhead_serial_doc, overhead_serial_wall, _ = _run(OVERHEAD_EXPERIMENT, serial)
         overhead_doc, overhead_wall, _ = _run(OVERHEAD_EXPERIMENT, cluster)
+    out["units"] = units
+    serial_wall = statistics.fmean(r["wall_s"] for r in runs if r["mode"] == "serial")
+    parallel_wall = statistics.fmean(r["wall_s"] for r in runs if r["mode"] == "cluster")
+    serial_doc, parallel_doc = docs["serial"], docs["cluster"]
     dump = os.environ.get("NPUREADY_BENCH_DUMP")  # keep the documents for a byte-for-byte look
     if dump:
         for label, d in (("serial", serial_doc), ("parallel", parallel_doc)):
             write_json(Path(dump) / f"{SPEEDUP_EXPERIMENT}.{label}.json", d)
     n = len(overhead_doc["results"]["costs"]["rows"])
     out["speedup"] = {
-        "experiment": SPEEDUP_EXPERIMENT, **_stats(serial_tasks),
+        "experiment": SPEEDUP_EXPERIMENT, **_stats(tasks_s), "runs": runs,
         "serial_s": round(serial_wall, 3), "parallel_s": round(parallel_wall, 3),
         "cluster_start_s": round(startup, 3),
         "speedup": round(serial_wall / parallel_wall, 3),

@@ -75,6 +75,8 @@ dask {doc['packages']['dask']}); the machine was shared with other jobs: load av
 |---|---|---|---|---|---|---|
 | `{s['experiment']}` | {s['tasks']} | {_t(s['serial_s'])} | {_t(s['parallel_s'])} | {s['speedup']:.2f}x | {s['speedup_with_cluster_start']:.2f}x | {'yes' if s['identical_apart_from_timing'] else 'NO'} |
 
+Serial and {doc['workers']}-worker times are each the mean of two runs, made in the order serial, workers, workers,
+serial ({', '.join(f"{_t(r['wall_s'])} at load {r['load_1min_before']}" for r in s['runs'])}).
 {_goal(s['speedup'])} Its tasks are uneven (mean {_t(s['mean_s'])}, median {_t(s['median_s'])}, longest
 {_t(s['max_s'])}).
 
