@@ -5,12 +5,13 @@ from npuready.cost import estimate
 from npuready.cost.examples import pool_net
 from npuready.experiments.context import RunContext
 from npuready.experiments.runners import cost_per_target
+from npuready.experiments.task import run_inline
 
 
 def test_rows_match_estimate(tmp_path):
     ctx = RunContext("cost-per-target", {"examples": ["pool_net"], "targets": ["tiny-1", "ethos-u55-128"],
                                          "use_zoo": False}, Path(tmp_path), show_progress=False)
-    res = cost_per_target.run(ctx)
+    res = run_inline(cost_per_target, ctx)
     assert res["costs"]["evidence"] == "simulated"
     rows = res["costs"]["rows"]
     assert [(r["model"], r["target"]) for r in rows] == [("pool_net", "tiny-1"), ("pool_net", "ethos-u55-128")]

@@ -7,7 +7,12 @@ import pytest
 
 from npuready.errors import InputError
 from npuready.experiments.context import RunContext
-from npuready.experiments.runners.intake import run
+from npuready.experiments.runners import intake as intake_runner
+from npuready.experiments.task import run_inline
+
+
+def run(ctx):
+    return run_inline(intake_runner, ctx)
 
 
 def _ctx(onnx_cases, zoo=()):

@@ -1,4 +1,4 @@
-"""`npuready run ID | --all | --list | --check`: produce experiments/<id>/result.json."""
+"""`npuready run ID | --all | --list | --check [--workers N | --serial | --scheduler ADDR] [--resume]`."""
 from __future__ import annotations
 
 import argparse
@@ -10,12 +10,28 @@ def register(sub: argparse._SubParsersAction) -> None:
         "run", help="run stored experiments and write experiments/<id>/result.json",
         description="Run declared experiments (experiments/<id>/spec.toml) and write exactly one "
                     "experiments/<id>/result.json each, atomically, validated against the result schema. "
-                    "Numbers are labelled measured or simulated; timings sit in their own block.",
-        epilog="Exit codes: 0 ok, 1 --check found stale results, 2 unknown experiment or bad spec.")
+                    "Numbers are labelled measured or simulated; timings sit in their own block. "
+                    "An experiment whose runner splits it into tasks (model x target, model x recipe ...) runs "
+                    "them on Dask: by default a local cluster with one worker process per CPU, started only when "
+                    "an experiment has more than one task (one task runs in this process). Serial, local cluster "
+                    "and remote scheduler give the same result.json apart from its timing block. A task that "
+                    "raises is retried once, then listed under failed_tasks with its error; the other tasks' "
+                    "results are kept. Finished tasks are cached ($NPUREADY_CACHE or ~/.cache/npuready/tasks).",
+        epilog="Exit codes: 0 ok, 1 --check found stale results or a task failed, 2 unknown experiment or bad spec. "
+               "Workers need the sweep extra: pip install 'npuready[sweep]' (without it tasks run serially).")
     p.add_argument("ids", nargs="*", metavar="ID", help="experiment ids (see --list)")
     p.add_argument("--all", action="store_true", help="run every declared experiment")
     p.add_argument("--list", action="store_true", help="list declared experiments and exit")
     p.add_argument("--check", action="store_true", help="check every result is fresh (spec unchanged) and valid")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, metavar="N", default=None,
+                       help="local Dask cluster of N worker processes (default: one per CPU); 0 = no Dask")
+    where.add_argument("--serial", action="store_true", help="run every task in this process (same as --workers 0)")
+    where.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                       help="submit the tasks to an existing Dask scheduler (workers must import npuready and "
+                            "see this repository at the same path)")
+    p.add_argument("--resume", action="store_true",
+                   help="reuse finished tasks from the task cache (same task, params, inputs and code)")
     p.set_defaults(func=run)
 
 
@@ -23,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
     from npuready.commands.output import check_result
     from npuready.errors import InputError
     from npuready.experiments.freshness import stale_experiments
-    from npuready.experiments.run import declared_ids, run_experiment, spec_for
+    from npuready.experiments.run import TasksFailed, declared_ids, run_experiment, spec_for
+    from npuready.experiments.sweep import Sweep, SweepOptions
 
     if args.list:
         for exp_id in declared_ids():
@@ -35,15 +52,34 @@ def run(args: argparse.Namespace) -> int:
     ids = declared_ids() if args.all else args.ids
     if not ids:
         raise InputError("name at least one experiment id, or use --all / --list")
+    if args.workers is not None and args.workers < 0:
+        raise InputError(f"--workers {args.workers}: must be 0 (no Dask) or more")
+    if args.scheduler and not args.scheduler.startswith(("tcp://", "tls://", "inproc://", "ucx://")):
+        raise InputError(f"--scheduler {args.scheduler}: give the scheduler address as tcp://HOST:PORT")
     for exp_id in ids:
         spec_for(exp_id)  # fail fast on unknown ids before running anything
-    from rich.progress import Progress
-
-    with Progress(disable=not sys.stderr.isatty(), transient=True) as bar:
-        task = bar.add_task("experiments", total=len(ids))
+    workers = 0 if args.serial else args.workers
+    options = SweepOptions(workers=workers, scheduler=args.scheduler, resume=args.resume,
+                           show_progress=True)
+    status = 0
+    with Sweep(options) as sweep:
         for exp_id in ids:
-            bar.update(task, description=f"running {exp_id}")
-            path = run_experiment(exp_id, show_progress=len(ids) == 1)
+            try:
+                path = run_experiment(exp_id, show_progress=len(ids) == 1, sweep=sweep)
+            except TasksFailed as exc:
+                print(f"{exp_id}: {exc}", file=sys.stderr)
+                status = 1
+                continue
             print(f"{exp_id}: wrote {path}")
-            bar.advance(task)
-    return 0
+            failed = _failed(path)
+            if failed:
+                print(f"{exp_id}: {len(failed)} task(s) failed and are listed under failed_tasks: "
+                      f"{', '.join(failed)}", file=sys.stderr)
+                status = 1
+    return status
+
+
+def _failed(path) -> list[str]:
+    import json
+
+    return [f["task"] for f in json.loads(path.read_text(encoding="utf-8")).get("failed_tasks", [])]

@@ -78,6 +78,12 @@ def _ops() -> dict[str, str]:
     return {DOC_PATH: render()}
 
 
+def _scaling() -> dict[str, str]:
+    from npuready.docs_gen.scaling import build
+
+    return {"docs/scaling.md": build()}
+
+
 GENERATORS: dict[str, Callable[[], dict[str, str]]] = {
     "rules": _rules,
     "support": _support,
@@ -90,6 +96,7 @@ GENERATORS: dict[str, Callable[[], dict[str, str]]] = {
     "library-models": _library_models,
     "ops": _ops,
     "inputs": _inputs,
+    "scaling": _scaling,
 }
 
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import importlib
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,8 @@ from npuready.experiments import provenance
 from npuready.experiments.context import RunContext
 from npuready.experiments.registry import runner_module
 from npuready.experiments.schema import SCHEMA_VERSION, validate_result
+from npuready.experiments.sweep import Sweep, SweepOptions
+from npuready.experiments.task import Job, merge, plain, plan
 from npuready.experiments.spec import ExperimentSpec, load_spec
 from npuready.paths import experiments_dir, repo_root
 from npuready.targets.load import recording_loads
@@ -32,7 +33,11 @@ def spec_for(exp_id: str, root: Path | None = None) -> ExperimentSpec:
     return load_spec(path)
 
 
-def build_result(spec: ExperimentSpec, show_progress: bool = True) -> dict[str, Any]:
+def build_result(spec: ExperimentSpec, show_progress: bool = True, sweep: Sweep | None = None) -> dict[str, Any]:
+    """Plan the runner's tasks, run them (``sweep``; default: in this process, no Dask), merge, validate.
+
+    A task that failed twice is listed under ``failed_tasks`` and left out of the merge; a run in which
+    every task failed raises ``TasksFailed``."""
     runner = runner_module(spec.id, spec.kind)
     if runner is None:
         raise InputError(f"experiment '{spec.id}' has a spec but no runner in npuready/experiments/registry.py")
@@ -41,13 +46,29 @@ def build_result(spec: ExperimentSpec, show_progress: bool = True) -> dict[str, 
     ctx = RunContext(experiment_id=spec.id, params=dict(spec.params), repo=repo, show_progress=show_progress)
     if spec.path is not None:
         ctx.input(spec.path)
+    own = sweep or Sweep(SweepOptions(workers=0, show_progress=show_progress))
     started = time.perf_counter()
-    with recording_loads() as targets:  # target TOMLs are inputs: editing one makes the result stale
-        results = module.run(ctx)
+    with recording_loads() as planned:  # target TOMLs are inputs: editing one makes the result stale
+        jobs = [Job(spec.id, runner, dict(spec.params), str(repo), t, show_progress=show_progress)
+                for t in plan(module, ctx)]
+    outcomes = own.run(spec.id, jobs)  # each task records the targets it loads itself
+    done = {o.key: o for o in outcomes if o.error is None}
+    if outcomes and not done:
+        first = outcomes[0]
+        raise TasksFailed(f"experiment '{spec.id}': all {len(outcomes)} task(s) failed; "
+                          f"first: {first.key}: {first.error}")
+    for o in done.values():
+        ctx.inputs.update(o.inputs)
+        ctx.tools.update(o.tools)
+        ctx.seeds.update(o.seeds)
+        ctx.timings.update(o.timings)
+    with recording_loads() as merged:
+        results = merge(module, ctx, {key: o.output for key, o in done.items()})
     elapsed = time.perf_counter() - started
-    for path in sorted(targets):
+    for path in sorted(planned | merged):
         ctx.input(path)
-    timing = {"evidence": "measured", "total_s": round(elapsed, 3), **ctx.timings}
+    execution = {"mode": own.last_mode, "tasks": len(outcomes), "from_cache": sum(o.cached for o in outcomes)}
+    timing = {"evidence": "measured", "total_s": round(elapsed, 3), **ctx.timings, "execution": execution}
     doc = {
         "schema_version": SCHEMA_VERSION,
         "id": spec.id,
@@ -64,26 +85,21 @@ def build_result(spec: ExperimentSpec, show_progress: bool = True) -> dict[str, 
             "machine": provenance.machine(),
             "seeds": dict(sorted(ctx.seeds.items())),
         },
-        "results": json.loads(json.dumps(results, default=_plain)),
+        "results": plain(results),
         "timing": timing,
     }
+    failed = [{"task": o.key, "error": o.error, "attempts": 2} for o in outcomes if o.error is not None]
+    if failed:
+        doc["failed_tasks"] = failed
     validate_result(doc, f"experiment '{spec.id}'")
     return doc
 
 
-def run_experiment(exp_id: str, show_progress: bool = True) -> Path:
+def run_experiment(exp_id: str, show_progress: bool = True, sweep: Sweep | None = None) -> Path:
     spec = spec_for(exp_id)
-    doc = build_result(spec, show_progress=show_progress)
+    doc = build_result(spec, show_progress=show_progress, sweep=sweep)
     return write_json(experiments_dir() / exp_id / "result.json", doc)
 
 
-def _plain(value: Any) -> Any:
-    if hasattr(value, "tolist"):
-        return value.tolist()
-    if hasattr(value, "item"):
-        return value.item()
-    if isinstance(value, (set, frozenset)):
-        return sorted(value)
-    if isinstance(value, Path):
-        return str(value)
-    raise TypeError(f"not JSON-serialisable: {type(value).__name__}")
+class TasksFailed(RuntimeError):
+    """Every task of an experiment failed: there is nothing to merge."""

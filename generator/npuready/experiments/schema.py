@@ -49,6 +49,18 @@ RESULT_SCHEMA: dict[str, Any] = {
             "type": "object",
             "properties": {"evidence": {"const": "measured"}},
         },
+        # present only when some task failed twice: its key and error; the results hold the other tasks
+        "failed_tasks": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "required": ["task", "error", "attempts"],
+                "additionalProperties": False,
+                "properties": {"task": {"type": "string"}, "error": {"type": "string"},
+                               "attempts": {"type": "integer", "minimum": 1}},
+            },
+        },
     },
 }
 

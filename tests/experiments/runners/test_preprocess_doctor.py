@@ -1,12 +1,13 @@
 from npuready.experiments.context import RunContext
 from npuready.experiments.runners import preprocess_doctor
+from npuready.experiments.task import run_inline
 from npuready.paths import repo_root
 
 
 def test_runner_counts_detections_and_false_alarms_on_a_small_run():
     ctx = RunContext("preprocess-doctor", {"photos": ["chelsea"], "letterbox_sizes": [160, 320], "seed": 0},
                      repo_root(), show_progress=False)
-    results = preprocess_doctor.run(ctx)
+    results = run_inline(preprocess_doctor, ctx)
     assert all(section["evidence"] == "measured" for section in results.values())
     per = results["injections"]["per_injection"]
     assert len(per) == 10 and all(s["injected"] == 1 and s["detected_with_spec"] == 1 for s in per.values())

@@ -7,6 +7,7 @@ torch = pytest.importorskip("torch")
 
 from npuready.experiments.context import RunContext  # noqa: E402
 from npuready.experiments.runners import ptq_methods  # noqa: E402
+from npuready.experiments.task import run_inline  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +27,7 @@ def results(tmp_path_factory):
     params = {"zoo": str(zoo), "models": ["tinycnn"], "methods": ["ort-quantize_static", "minmax", "cle+minmax"],
               "calibration_images": 20, "qat_models": ["tinycnn"], "qat_steps": 2, "qat_batch": 8, "threads": 1}
     ctx = RunContext("ptq-methods", params, zoo, show_progress=False)
-    return ptq_methods.run(ctx), ctx
+    return run_inline(ptq_methods, ctx), ctx
 
 
 def test_one_row_per_method_with_float_reference(results):

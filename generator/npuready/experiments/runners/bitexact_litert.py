@@ -5,7 +5,7 @@ Per zoo model: the QDQ model (our minmax PTQ) is exported to an integer graph (r
 int8 input codes of the Fashion-MNIST test subset. Every int8 tensor is compared per op, propagated
 (end to end) and local (our op fed LiteRT's inputs). The C++ twin is compared with the NumPy engine
 on every tensor, and LiteRT's optimised kernels with its reference kernels (end to end, and locally
-against our ops under the declared profile and under single rounding).
+against our ops under the declared profile and under single rounding). Unit of work: one model.
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from collections import defaultdict
 import numpy as np
 
 from npuready.experiments.context import RunContext
+from npuready.experiments.task import Task
 
 
 def _cpp_vs_numpy(graph, x, chunk: int = 100) -> dict:
@@ -42,7 +43,12 @@ def _flat(row: dict) -> dict:
     return out
 
 
-def run(ctx: RunContext) -> dict:
+def tasks(ctx: RunContext) -> list[Task]:
+    """One task per zoo model."""
+    return [Task(name, {"model": name}) for name in ctx.params["models"]]
+
+
+def run_task(ctx: RunContext, args: dict) -> dict:
     from importlib.metadata import version
 
     from npuready.engine.export import export_integer_graph
@@ -55,41 +61,43 @@ def run(ctx: RunContext) -> dict:
         ctx.tool(dist, version(dist))
     ctx.seed("calibration", p.get("seed", 0))
     data = load_inputs("fashion-mnist:test", p["images"])
-    results: dict = {}
-    for name in p["models"]:
-        ctx.input(zoo_path(name))
-        fm, qdq = quantize_zoo(name, p.get("method", "minmax"), p["calibration_images"], p.get("seed", 0))
-        graph = export_integer_graph(qdq, rounding=p.get("rounding", "tflite-ref"))
-        report = compare_with_litert(qdq, data.x, graph, optimized=True, model_name=name, progress=ctx.progress)
-        s = report.summary()
-        per_op = [_flat(row) for row in s["ops"]]
-        by_kind: dict = defaultdict(lambda: defaultdict(int))
-        for row in per_op:
-            k = by_kind[row["kind"]]
-            k["ops"] += 1
-            for key, value in row.items():
-                if key.endswith("max_abs"):
-                    k[key] = max(k[key], value)
-                elif isinstance(value, int) and not isinstance(value, bool) and key not in ("ops",):
-                    k[key] += value
-        default = s["optimized"].get(DEFAULT_KERNELS, {})
-        results[name] = {
-            "evidence": "measured",
-            "images": s["images"], "tensors_compared": s["tensors_compared"],
-            "tensors_mismatched": s["tensors_mismatched"], "elements_compared": s["elements_compared"],
-            "elements_mismatched_propagated": s["elements_mismatched_propagated"],
-            "elements_mismatched_local": s["elements_mismatched_local"],
-            "rounding_profile": graph.rounding, "roundings_by_kind": {op.kind: op.rounding for op in graph.ops},
-            "per_op": per_op, "per_kind": {k: dict(v) for k, v in by_kind.items()},
-            "optimized_vs_reference": {
-                "elements_mismatched": default.get("elements_mismatched_vs_reference"),
-                "max_abs": default.get("max_abs_vs_reference"),
-                "kernel_sets": s["optimized"],
-                "note": f"LiteRT's optimised kernels vs its BUILTIN_REF kernels on the same int8 input, end to end "
-                        f"(top-level numbers: {DEFAULT_KERNELS} = the default AUTO resolver with the XNNPACK "
-                        "delegate; kernel_sets also has builtin = optimised builtin kernels without delegates), and "
-                        "locally: our ops fed each kernel set's own inputs under the declared rounding profile and "
-                        "under single rounding everywhere"},
-            "cpp_vs_numpy": _cpp_vs_numpy(graph, data.x),
-        }
-    return results
+    name = args["model"]
+    ctx.input(zoo_path(name))
+    fm, qdq = quantize_zoo(name, p.get("method", "minmax"), p["calibration_images"], p.get("seed", 0))
+    graph = export_integer_graph(qdq, rounding=p.get("rounding", "tflite-ref"))
+    report = compare_with_litert(qdq, data.x, graph, optimized=True, model_name=name, progress=ctx.progress)
+    s = report.summary()
+    per_op = [_flat(row) for row in s["ops"]]
+    by_kind: dict = defaultdict(lambda: defaultdict(int))
+    for row in per_op:
+        k = by_kind[row["kind"]]
+        k["ops"] += 1
+        for key, value in row.items():
+            if key.endswith("max_abs"):
+                k[key] = max(k[key], value)
+            elif isinstance(value, int) and not isinstance(value, bool) and key not in ("ops",):
+                k[key] += value
+    default = s["optimized"].get(DEFAULT_KERNELS, {})
+    return {
+        "evidence": "measured",
+        "images": s["images"], "tensors_compared": s["tensors_compared"],
+        "tensors_mismatched": s["tensors_mismatched"], "elements_compared": s["elements_compared"],
+        "elements_mismatched_propagated": s["elements_mismatched_propagated"],
+        "elements_mismatched_local": s["elements_mismatched_local"],
+        "rounding_profile": graph.rounding, "roundings_by_kind": {op.kind: op.rounding for op in graph.ops},
+        "per_op": per_op, "per_kind": {k: dict(v) for k, v in by_kind.items()},
+        "optimized_vs_reference": {
+            "elements_mismatched": default.get("elements_mismatched_vs_reference"),
+            "max_abs": default.get("max_abs_vs_reference"),
+            "kernel_sets": s["optimized"],
+            "note": f"LiteRT's optimised kernels vs its BUILTIN_REF kernels on the same int8 input, end to end "
+                    f"(top-level numbers: {DEFAULT_KERNELS} = the default AUTO resolver with the XNNPACK "
+                    "delegate; kernel_sets also has builtin = optimised builtin kernels without delegates), and "
+                    "locally: our ops fed each kernel set's own inputs under the declared rounding profile and "
+                    "under single rounding everywhere"},
+        "cpp_vs_numpy": _cpp_vs_numpy(graph, data.x),
+    }
+
+
+def merge(ctx: RunContext, outputs: dict) -> dict:
+    return dict(outputs)

@@ -4,7 +4,8 @@ Each model (built-in examples + zoo exports) is exported to INT8 TFLite with ``n
 (TFLite's own calibrator on seeded random inputs: Vela's estimate depends on shapes, not values),
 compiled by Vela for every Vela mirror target's reference system with ``--verbose-performance``, and
 compared per Vela operator, per op category (conv, depthwise, pooling, add, fully connected) and in
-total with ``npuready.cost.estimate(model, mirror)``.
+total with ``npuready.cost.estimate(model, mirror)``. Unit of work: one model (all mirror targets), and the
+pooling probes; the merge computes the summary.
 """
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ import numpy as np
 from npuready.cost import estimate, vela
 from npuready.errors import InputError
 from npuready.experiments.context import RunContext
-from npuready.experiments.cost_models import cost_models
+from npuready.experiments.cost_models import cost_model, cost_model_names
+from npuready.experiments.task import Task
 from npuready.graph import load
 from npuready.targets import load_target
 
@@ -133,30 +135,45 @@ def pool_probes(probes: list[list], targets: list[str], seed: int, tmp: Path) ->
     return rows
 
 
-def run(ctx: RunContext) -> dict[str, Any]:
+def _setup(ctx: RunContext) -> tuple[int, list[str]]:
     import importlib.metadata
 
     ctx.tool("ethos-u-vela", vela.version())
     ctx.tool("ai-edge-litert", importlib.metadata.version("ai-edge-litert"))
     seed = ctx.seed("calibration", int(ctx.params.get("seed", 0)))
-    models = cost_models(ctx)
-    targets = list(ctx.params.get("targets", ["ethos-u55-128", "ethos-u65-256"]))
-    out, skipped = [], []
+    return seed, list(ctx.params.get("targets", ["ethos-u55-128", "ethos-u65-256"]))
+
+
+def tasks(ctx: RunContext) -> list[Task]:
+    """One task per model (exported once, compiled for every mirror target), one for the pooling probes."""
+    return [Task(f"model:{name}", {"model": name}) for name in cost_model_names(ctx)] + [Task("pool_probes")]
+
+
+def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
+    seed, targets = _setup(ctx)
     with tempfile.TemporaryDirectory(prefix="npuready-vela-") as tmp:
-        for name in ctx.progress(list(models), "Vela"):
-            graph = load(models[name])
-            tfl = Path(tmp) / f"{name}.tflite"
-            try:
-                tfl.write_bytes(_int8_tflite(graph, seed, int(ctx.params.get("calibration_batches", 4))))
-            except InputError as exc:  # the exporter cannot express this model: say so, keep going
-                skipped.append({"model": name, "reason": f"INT8 TFLite export: {exc}"})
-                continue
-            for tname in targets:
-                target = load_target(tname)
-                rows, summary = vela.compile_tflite(tfl, target, Path(tmp) / tname)
-                out.append({"model": name, "target": tname, **compare(graph, target, rows, summary),
-                            "ablations": ablations(graph, target, rows, summary)})
-        probes = pool_probes(list(ctx.params.get("pool_probes", [])), targets, seed, Path(tmp))
+        if "model" not in args:
+            return {"probes": pool_probes(list(ctx.params.get("pool_probes", [])), targets, seed, Path(tmp))}
+        name = args["model"]
+        graph = load(cost_model(ctx, name))
+        tfl = Path(tmp) / f"{name}.tflite"
+        try:
+            tfl.write_bytes(_int8_tflite(graph, seed, int(ctx.params.get("calibration_batches", 4))))
+        except InputError as exc:  # the exporter cannot express this model: say so, keep going
+            return {"skipped": {"model": name, "reason": f"INT8 TFLite export: {exc}"}}
+        out = []
+        for tname in targets:
+            target = load_target(tname)
+            rows, summary = vela.compile_tflite(tfl, target, Path(tmp) / tname)
+            out.append({"model": name, "target": tname, **compare(graph, target, rows, summary),
+                        "ablations": ablations(graph, target, rows, summary)})
+        return {"models": out}
+
+
+def merge(ctx: RunContext, outputs: dict[str, Any]) -> dict[str, Any]:
+    out = [m for o in outputs.values() for m in o.get("models", [])]
+    skipped = [o["skipped"] for o in outputs.values() if "skipped" in o]
+    probes = outputs.get("pool_probes", {}).get("probes", [])
     cats: dict[str, list[float]] = defaultdict(list)
     for m in out:
         for cat, v in m["per_category"].items():

@@ -6,6 +6,7 @@ fine-tuning, per-channel PTQ, stratified calibration) with accuracies measured o
 Fashion-MNIST test subset. Non-zoo cases are a user's own ONNX: the partition planner's in-code
 examples (``example:<name>``) and the onnx wheel's light models (``onnx-light:<name>``) - diagnosis
 and prescription only. Cycles are simulated; lint/partition rest on ONNX structure, not NPU silicon.
+Unit of work: one case (model x target); the merge keeps the zoo cases first, then the user-ONNX cases.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import Any
 
 from npuready.errors import InputError
 from npuready.experiments.context import RunContext
+from npuready.experiments.task import Task
 
 
 def _source(ctx: RunContext, text: str, tmp: Path) -> Path:
@@ -60,7 +62,13 @@ def _actions(label: str, rep: dict[str, Any]) -> list[dict[str, Any]]:
              "basis": a["evidence"]} for a in rep["prescription"]]
 
 
-def run(ctx: RunContext) -> dict[str, Any]:
+def tasks(ctx: RunContext) -> list[Task]:
+    """One task per zoo case (intake --apply), one per user-ONNX case (diagnose + prescribe)."""
+    return ([Task(f"zoo:{c['model']}@{c['target']}", {"kind": "zoo", **c}) for c in ctx.params.get("zoo", [])]
+            + [Task(f"onnx:{c['source']}@{c['target']}", {"kind": "onnx", **c}) for c in ctx.params.get("onnx", [])])
+
+
+def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
     import logging
 
     import onnx
@@ -74,32 +82,38 @@ def run(ctx: RunContext) -> dict[str, Any]:
     ctx.seed("seed", int(p.get("seed", 0)))
     ctx.tool("onnx", onnx.__version__)
     ctx.tool("onnxruntime", onnxruntime.__version__)
-    rows, actions, acc_rows, cost_rows, swaps = [], [], [], [], []
-    for case in ctx.progress(list(p.get("zoo", [])), "zoo models"):
-        name, target = case["model"], case["target"]
-        for suffix in ("onnx", "pt"):
-            ctx.input(zoo_dir() / f"{name}.{suffix}")
-        t0 = time.perf_counter()
-        rep = intake(name, target, apply=True, recovery_steps=int(p.get("recovery_steps", 300)),
-                     eval_images=int(p.get("eval_images", 1000))).to_dict()
-        ctx.timing(f"{name}@{target}", time.perf_counter() - t0)
-        rows.append(_row(name, rep))
-        actions += _actions(name, rep)
-        out = rep["applied"]
-        swaps += [{"model": name, "target": target, **s} for s in out["swaps"]]
-        for st in out["stages"]:
-            acc_rows.append({"model": name, "target": target, "stage": st["name"], "images": out["eval_images"],
-                             "float_accuracy": st["float_accuracy"], "fake_quant_accuracy": st["fake_quant_accuracy"],
-                             "integer_accuracy": st["integer_accuracy"], "integer_note": st["integer_note"],
-                             "settings": st["settings"]})
-            cost_rows.append({"model": name, "target": target, "stage": st["name"], "lint_errors": st["lint_errors"],
-                              "cycles": st["cycles"]})
-    with tempfile.TemporaryDirectory() as tmp:
-        for case in ctx.progress(list(p.get("onnx", [])), "user ONNX models"):
-            path = _source(ctx, case["source"], Path(tmp))
-            rep = intake(str(path), case["target"]).to_dict()
-            rows.append(_row(case["source"], rep))
-            actions += _actions(case["source"], rep)
+    if args["kind"] == "onnx":
+        with tempfile.TemporaryDirectory() as tmp:
+            path = _source(ctx, args["source"], Path(tmp))
+            rep = intake(str(path), args["target"]).to_dict()
+        return {"row": _row(args["source"], rep), "actions": _actions(args["source"], rep)}
+    name, target = args["model"], args["target"]
+    for suffix in ("onnx", "pt"):
+        ctx.input(zoo_dir() / f"{name}.{suffix}")
+    t0 = time.perf_counter()
+    rep = intake(name, target, apply=True, recovery_steps=int(p.get("recovery_steps", 300)),
+                 eval_images=int(p.get("eval_images", 1000))).to_dict()
+    ctx.timing(f"{name}@{target}", time.perf_counter() - t0)
+    out = rep["applied"]
+    acc_rows, cost_rows = [], []
+    for st in out["stages"]:
+        acc_rows.append({"model": name, "target": target, "stage": st["name"], "images": out["eval_images"],
+                         "float_accuracy": st["float_accuracy"], "fake_quant_accuracy": st["fake_quant_accuracy"],
+                         "integer_accuracy": st["integer_accuracy"], "integer_note": st["integer_note"],
+                         "settings": st["settings"]})
+        cost_rows.append({"model": name, "target": target, "stage": st["name"], "lint_errors": st["lint_errors"],
+                          "cycles": st["cycles"]})
+    return {"row": _row(name, rep), "actions": _actions(name, rep), "accuracy": acc_rows, "cost": cost_rows,
+            "swaps": [{"model": name, "target": target, **s} for s in out["swaps"]]}
+
+
+def merge(ctx: RunContext, outputs: dict[str, Any]) -> dict[str, Any]:
+    done = list(outputs.values())
+    rows = [o["row"] for o in done]
+    actions = [a for o in done for a in o["actions"]]
+    acc_rows = [r for o in done for r in o.get("accuracy", [])]
+    cost_rows = [r for o in done for r in o.get("cost", [])]
+    swaps = [s for o in done for s in o.get("swaps", [])]
     basis = ("lint/partition: ONNX structure and the target description, not NPU silicon; cycles: analytic cost "
              "model (simulated)")
     return {

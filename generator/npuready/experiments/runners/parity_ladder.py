@@ -4,44 +4,56 @@ Per zoo model and PTQ method: accuracy of the float model (onnxruntime), its QDQ
 (onnxruntime, no fusion) and the integer engine (C++ twin, rounding profile ``tflite-ref``) on the
 Fashion-MNIST test subset; top-1 agreement between rungs; per-tensor int8 code mismatch between
 integer and fake-quant, propagated and local; the first op diverging by more than 1 LSB; and the
-plain-words explanation the `npuready verify` report prints.
+plain-words explanation the `npuready verify` report prints. Unit of work: one model x one method.
 """
 from __future__ import annotations
 
 from npuready.experiments.context import RunContext
+from npuready.experiments.task import Task
 
 
-def run(ctx: RunContext) -> dict:
+def tasks(ctx: RunContext) -> list[Task]:
+    """One task per model x PTQ method."""
+    return [Task(f"{n}:{m}", {"model": n, "method": m}) for n in ctx.params["models"] for m in ctx.params["methods"]]
+
+
+def run_task(ctx: RunContext, args: dict) -> dict:
+    from importlib.metadata import version
+
     from npuready.quant.inputs import load_inputs
     from npuready.quant.zoo_qdq import quantize_zoo, zoo_path
     from npuready.verify.ladder import run_ladder
-
-    from importlib.metadata import version
 
     p = ctx.params
     for dist in ("onnxruntime", "onnx", "numpy"):
         ctx.tool(dist, version(dist))
     ctx.seed("calibration", p.get("seed", 0))
     data = load_inputs("fashion-mnist:test", p["images"])
+    name, method = args["model"], args["method"]
+    ctx.input(zoo_path(name))
+    fm, qdq = quantize_zoo(name, method, p["calibration_images"], p.get("seed", 0))
+    r = run_ladder(fm, qdq, data.x, data.labels, rounding=p.get("rounding", "tflite-ref"),
+                   engine=p.get("engine", "cpp"), model_name=name, progress=ctx.progress).to_dict()
+    changed = [t for t in r["tensors"] if t["mismatch_propagated"] > 0]
+    return {
+        "model": name, "method": method, "images": int(len(data.x)),
+        "row": {
+            "accuracy_float": r["accuracy"]["float"], "accuracy_fake_quant": r["accuracy"]["fake_quant"],
+            "accuracy_integer": r["accuracy"]["integer"],
+            "top1_agreement_integer_vs_float": r["agreement"]["integer_vs_float"],
+            "top1_agreement_fake_quant_vs_float": r["agreement"]["fake_quant_vs_float"],
+            "top1_agreement_integer_vs_fake_quant": r["agreement"]["integer_vs_fake_quant"],
+            "tensors": len(r["tensors"]), "tensors_with_mismatch": len(changed),
+            "output_code_mismatch": r["tensors"][-1]["mismatch_propagated"],
+            "first_divergence": r["first_divergence"], "explanation": r["explanation"],
+            "per_tensor": r["tensors"], "rounding_profile": r["rounding_profile"], "engine": r["engine"],
+        },
+    }
+
+
+def merge(ctx: RunContext, outputs: dict) -> dict:
     results: dict = {}
-    for name in p["models"]:
-        ctx.input(zoo_path(name))
-        rows = {}
-        for method in p["methods"]:
-            fm, qdq = quantize_zoo(name, method, p["calibration_images"], p.get("seed", 0))
-            r = run_ladder(fm, qdq, data.x, data.labels, rounding=p.get("rounding", "tflite-ref"),
-                           engine=p.get("engine", "cpp"), model_name=name, progress=ctx.progress).to_dict()
-            changed = [t for t in r["tensors"] if t["mismatch_propagated"] > 0]
-            rows[method] = {
-                "accuracy_float": r["accuracy"]["float"], "accuracy_fake_quant": r["accuracy"]["fake_quant"],
-                "accuracy_integer": r["accuracy"]["integer"],
-                "top1_agreement_integer_vs_float": r["agreement"]["integer_vs_float"],
-                "top1_agreement_fake_quant_vs_float": r["agreement"]["fake_quant_vs_float"],
-                "top1_agreement_integer_vs_fake_quant": r["agreement"]["integer_vs_fake_quant"],
-                "tensors": len(r["tensors"]), "tensors_with_mismatch": len(changed),
-                "output_code_mismatch": r["tensors"][-1]["mismatch_propagated"],
-                "first_divergence": r["first_divergence"], "explanation": r["explanation"],
-                "per_tensor": r["tensors"], "rounding_profile": r["rounding_profile"], "engine": r["engine"],
-            }
-        results[name] = {"evidence": "measured", "images": int(len(data.x)), "methods": rows}
+    for o in outputs.values():
+        entry = results.setdefault(o["model"], {"evidence": "measured", "images": o["images"], "methods": {}})
+        entry["methods"][o["method"]] = o["row"]
     return results

@@ -6,6 +6,9 @@ DequantizeLinear run literally), the drop in percentage points and top-1 agreeme
 calibration set comes from the preprocessing contract's builder (stratified, seeded, ``offload`` mode:
 model-input tensors) over the committed Fashion-MNIST training subset; the test set is the committed
 1,000-image test subset. QAT fine-tunes the zoo checkpoint on the same 2,000-image training subset.
+
+Unit of work: one model x one recipe (each task rebuilds the model's seeded calibration set and float
+reference); the merge keeps model order, then recipe order.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ import numpy as np
 import onnx
 
 from npuready.experiments.context import RunContext
+from npuready.experiments.task import Task
 
 
 def _predict(model: onnx.ModelProto, x: np.ndarray) -> np.ndarray:
@@ -83,16 +87,35 @@ DEFAULTS = {"models": ["tinycnn", "resnet20", "mobilenetv2"], "methods": None, "
             "zoo": "zoo", "seed": 0, "threads": 2}
 
 
-def run(ctx: RunContext) -> dict[str, Any]:
+def _params(ctx: RunContext) -> dict[str, Any]:
+    p = {**DEFAULTS, **dict(ctx.params)}
+    p["zoo"] = str(ctx.repo / p["zoo"]) if not Path(p["zoo"]).is_absolute() else p["zoo"]
+    return p
+
+
+def tasks(ctx: RunContext) -> list[Task]:
+    """One task per model x recipe (QAT last, for the models in ``qat_models``)."""
+    from npuready.quant.recipes import RECIPES
+
+    p = _params(ctx)
+    methods = list(p["methods"] or RECIPES)
+    return [Task(f"{name}:{method}", {"model": name, "method": method})
+            for name in p["models"]
+            for method in methods + (["qat"] if name in p["qat_models"] else [])]
+
+
+def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
+    """Float reference, calibration set and test tensors of the model (recomputed per task: seeded, so
+    identical in every task), then one recipe: its row, its details, or why it was skipped."""
     import onnxruntime
 
-    from npuready.data.subset import fashion_mnist_subset
+    from npuready.data.subset import SUBSET_FILE, fashion_mnist_subset, repo_data_dir
     from npuready.models import onnx_path
     from npuready.preprocess.zoo_spec import zoo_spec
     from npuready.quant.recipes import RECIPES
 
-    p = {**DEFAULTS, **dict(ctx.params)}
-    p["zoo"] = str(ctx.repo / p["zoo"]) if not Path(p["zoo"]).is_absolute() else p["zoo"]
+    p = _params(ctx)
+    name, method = args["model"], args["method"]
     ctx.tool("onnx", onnx.__version__)
     ctx.tool("onnxruntime", onnxruntime.__version__)
     try:
@@ -100,52 +123,66 @@ def run(ctx: RunContext) -> dict[str, Any]:
         ctx.tool("torch", torch.__version__)
     except ImportError:
         torch = None
-    methods = list(p["methods"] or RECIPES)
     test_images, test_labels = fashion_mnist_subset("test")
-    from npuready.data.subset import SUBSET_FILE, repo_data_dir
-
     ctx.input(repo_data_dir() / SUBSET_FILE)
-    rows, details, calib_info, skipped = [], {}, {}, []
-    for name in p["models"]:
-        model_start = time.perf_counter()
-        onnx_file = onnx_path(name, p["zoo"])
-        ctx.input(onnx_file)
-        spec = zoo_spec(name, Path(p["zoo"]) / "zoo.json")
-        float_model = onnx.load(onnx_file)
-        calib, calib_info[name] = _calibration(onnx_file, spec, int(p["calibration_images"]),
-                                               ctx.seed("calibration", int(p["calibration_seed"])))
-        x_test = _images(spec, test_images)
-        float_pred = _predict(float_model, x_test)
-        float_acc = float(np.mean(float_pred == test_labels))
-        details[name] = {}
-        todo = [(m, RECIPES[m].weights) for m in methods]
-        if name in p["qat_models"]:
-            if torch is None:
-                skipped.append({"model": name, "method": "qat", "error": "torch not installed (the torch extra)"})
-            else:
-                todo.append(("qat", "per-channel"))
-        for method, weights in ctx.progress(todo, f"{name} methods"):
-            start = time.perf_counter()
-            try:
-                if method == "qat":
-                    q, info = _qat(name, spec, calib, ctx, p, x_test, test_labels)
-                else:
-                    q, info = RECIPES[method].build(float_model, calib, bias_images=int(p["bias_images"]),
-                                                    adaround_images=int(p["adaround_images"]),
-                                                    adaround_iterations=int(p["adaround_iterations"]),
-                                                    seed=int(p["seed"]))
-            except Exception as exc:  # a negative result is kept: record which method failed and why
-                skipped.append({"model": name, "method": method, "error": f"{type(exc).__name__}: {exc}"[:300]})
-                continue
-            ctx.timing(f"{name}:{method}:quantize_s", time.perf_counter() - start)
-            start = time.perf_counter()
-            rows.append(_row(name, method, weights, _predict(q, x_test), float_pred, test_labels, float_acc))
-            ctx.timing(f"{name}:{method}:evaluate_s", time.perf_counter() - start)
-            if info:
-                details[name][method] = info
-        ctx.timing(f"{name}:total_s", time.perf_counter() - model_start)
+    onnx_file = onnx_path(name, p["zoo"])
+    ctx.input(onnx_file)
+    spec = zoo_spec(name, Path(p["zoo"]) / "zoo.json")
+    float_model = onnx.load(onnx_file)
+    calib, calib_info = _calibration(onnx_file, spec, int(p["calibration_images"]),
+                                     ctx.seed("calibration", int(p["calibration_seed"])))
+    x_test = _images(spec, test_images)
+    float_pred = _predict(float_model, x_test)
+    float_acc = float(np.mean(float_pred == test_labels))
+    out: dict[str, Any] = {"model": name, "method": method, "calibration": calib_info,
+                           "test_images": int(len(test_labels))}
+    if method == "qat" and torch is None:
+        out["skipped"] = {"model": name, "method": "qat", "error": "torch not installed (the torch extra)"}
+        return out
+    start = time.perf_counter()
+    try:
+        if method == "qat":
+            q, info = _qat(name, spec, calib, ctx, p, x_test, test_labels)
+        else:
+            q, info = RECIPES[method].build(float_model, calib, bias_images=int(p["bias_images"]),
+                                            adaround_images=int(p["adaround_images"]),
+                                            adaround_iterations=int(p["adaround_iterations"]),
+                                            seed=int(p["seed"]))
+    except Exception as exc:  # a negative result is kept: record which method failed and why
+        out["skipped"] = {"model": name, "method": method, "error": f"{type(exc).__name__}: {exc}"[:300]}
+        return out
+    ctx.timing(f"{name}:{method}:quantize_s", time.perf_counter() - start)
+    start = time.perf_counter()
+    weights = "per-channel" if method == "qat" else RECIPES[method].weights
+    out["row"] = _row(name, method, weights, _predict(q, x_test), float_pred, test_labels, float_acc)
+    ctx.timing(f"{name}:{method}:evaluate_s", time.perf_counter() - start)
+    if info:
+        out["details"] = info
+    return out
+
+
+def merge(ctx: RunContext, outputs: dict[str, Any]) -> dict[str, Any]:
+    import onnxruntime
+
+    from npuready.quant.recipes import RECIPES
+
+    p = _params(ctx)
+    methods = list(p["methods"] or RECIPES)
+    done = list(outputs.values())
+    rows = [o["row"] for o in done if "row" in o]
+    calib_info = {o["model"]: o["calibration"] for o in done}
+    details: dict[str, dict] = {}
+    for o in done:
+        details.setdefault(o["model"], {})
+        if "details" in o:
+            details[o["model"]][o["method"]] = o["details"]
+    # per model: a QAT skipped for want of torch first (it is known before any recipe runs), then recipe failures
+    skipped = [s for name in p["models"] for s in sorted(
+        (o["skipped"] for o in done if o["model"] == name and "skipped" in o),
+        key=lambda s: not s["error"].startswith("torch not installed"))]
+    test_images = next((o["test_images"] for o in done), 0)
     return {
-        "accuracy": {"evidence": "measured", "test_images": int(len(test_labels)),
+        "accuracy": {"evidence": "measured", "test_images": test_images,
                      "test_set": "committed Fashion-MNIST subset, test split (100 per class)",
                      "runtime": f"onnxruntime {onnxruntime.__version__} CPU, graph optimisations off (QDQ fake-quant)",
                      "activations": "int8 asymmetric per tensor", "weights": "int8 symmetric",
