@@ -58,8 +58,10 @@ def finding(rule: Rule, sub: Graph, node: Node, target: Target, options: LintOpt
     sev = severity(rule, support, options.profile)
     if support.runs:  # say how it runs (and, in the portable profile, that it is still forbidden)
         message = f"{problem}; {support.how}" + (", but the portable profile forbids it" if sev is Severity.ERROR else "")
-    else:  # the rule's problem already says why the target cannot run it
+    elif target.name in problem:  # the rule's problem already names the target's own reason (R005's allowlist)
         message = problem
+    else:  # say why this target cannot run it
+        message = f"{problem}; {support.how}"
     return rule.finding(node, message, sub.scope, severity=sev,
                         **evidence, target_mode=support.mode, profile=options.profile)
 
