@@ -62,7 +62,7 @@ class SiteBuild:
     warnings: list[str] = field(default_factory=list)
 
 
-def _env() -> jinja2.Environment:
+def environment() -> jinja2.Environment:
     return jinja2.Environment(
         loader=jinja2.PackageLoader("npuready.site", "templates"),
         autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
@@ -126,7 +126,7 @@ def _panel(env: jinja2.Environment, fig: Figures, exp: Experiment, warnings: lis
 def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], strict: bool = True) -> SiteBuild:
     """Render everything. ``strict``: a hand-designed view that cannot find its figures fails the build;
     otherwise that experiment falls back to the generic view and a warning is returned."""
-    env = _env()
+    env = environment()
     fig = Figures(experiments)
     warnings: list[str] = []
     views: dict[str, list[Panel]] = {v: [] for v in ("models", "npu", "integer")}

@@ -6,7 +6,7 @@
   var app = document.getElementById("model-app");
   if (!app) { return; }
   var NS = "http://www.w3.org/2000/svg";
-  var COLLAPSE_AT = 400, MAX_UNITS = 250;
+  var COLLAPSE_AT = 400, MAX_UNITS = 200;
   var exp = app.dataset.exp, R = app.dataset.root || "";
   var doc = window.npuready.data(exp);
   var res = R ? doc.results : doc;
@@ -74,33 +74,56 @@
     return i === undefined ? 0 : res.cost.targets[state.target].layers[i].cycles;
   }
 
-  /* ---------- collapse by scope (ONNX names like /blocks.3/attn/qkv/MatMul) ---------- */
+  /* ---------- collapse by scope (ONNX names like /blocks.3/attn/qkv/MatMul), expand level by level ---------- */
   function scopeOf(name) { return name.split("/").filter(Boolean).slice(0, -1); }
+  var consumers = {};
+  edges.forEach(function (e) {
+    if (typeof e.from === "number" && typeof e.to === "number") { (consumers[e.from] = consumers[e.from] || []).push(e.to); }
+  });
+  var scope = [];  /* a node without a scope (folded constants, weight Identities) joins its first consumer's scope */
+  for (var i = nodes.length - 1; i >= 0; i--) {
+    var own = scopeOf(nodes[i].name), c = consumers[i];
+    scope[i] = own.length || !c ? own : scope[Math.min.apply(null, c)] || own;
+  }
   var depth = 0;
   if (nodes.length > COLLAPSE_AT) {
     for (var d = 1; d < 8; d++) {
       var keys = {};
-      nodes.forEach(function (n) { var s = scopeOf(n.name); keys[s.length >= d ? s.slice(0, d).join("/") : "n" + n.id] = 1; });
+      nodes.forEach(function (n) { var s = scope[n.id]; keys[s.length >= d ? s.slice(0, d).join("/") : "n" + n.id] = 1; });
       if (Object.keys(keys).length > MAX_UNITS) { break; }
       depth = d;
     }
   }
-  function unitOf(n) {
-    if (!depth) { return "n:" + n.id; }
-    var s = scopeOf(n.name);
-    if (s.length < depth) { return "n:" + n.id; }
-    var key = s.slice(0, depth).join("/");
-    return state.expanded[key] ? "n:" + n.id : "g:" + key;
+  var unitMap = {};
+  function rawUnit(n) {
+    var s = scope[n.id];
+    for (var d = depth; depth && s.length >= d; d++) {
+      var key = s.slice(0, d).join("/");
+      if (!state.expanded[key]) { return "g:" + key; }
+    }
+    return "n:" + n.id;
   }
+  function unitOf(n) { return unitMap[n.id] || rawUnit(n); }
+  function expandTo(n) { var s = scope[n.id]; for (var d = depth; depth && d <= s.length; d++) { state.expanded[s.slice(0, d).join("/")] = true; } }
   function endpoint(x) { return typeof x === "number" ? unitOf(nodes[x]) : "io:" + x; }
 
   function units() {
     var u = {}, order = [];
+    unitMap = {};
     nodes.forEach(function (n) {
-      var id = unitOf(n);
+      var id = rawUnit(n);
       if (!u[id]) { u[id] = {id: id, members: []}; order.push(id); }
       u[id].members.push(n.id);
     });
+    order = order.map(function (id) {  /* a scope of one node is drawn as that node */
+      if (id.charAt(0) === "g" && u[id].members.length === 1) {
+        var only = u[id].members[0], nid = "n:" + only;
+        u[nid] = {id: nid, members: [only]}; delete u[id];
+        return nid;
+      }
+      return id;
+    });
+    order.forEach(function (id) { u[id].members.forEach(function (m) { unitMap[m] = id; }); });
     edges.forEach(function (e) {
       [e.from, e.to].forEach(function (x) {
         if (typeof x !== "number" && !u["io:" + x]) { u["io:" + x] = {id: "io:" + x, members: [], io: x}; order.push("io:" + x); }
@@ -116,7 +139,7 @@
 
   function label(unit) {
     if (unit.io) { return unit.io.replace(/^(input|output):/, "$1 "); }
-    if (unit.id.charAt(0) === "g") { return unit.id.slice(2) + " (" + unit.members.length + ")"; }
+    if (unit.id.charAt(0) === "g") { return unit.id.slice(2).split("/").slice(-2).join("/") + " (" + unit.members.length + ")"; }
     return nodes[unit.members[0]].op_type;
   }
 
@@ -186,6 +209,7 @@
         var s = rec.sev[name];
         if (s && (rank[s] || 0) > (rank[sev] || 0)) { sev = s; }
       });
+      if (Object.keys(cats).length > 1) { delete cats.folded; }  /* a scope's folded constants do not make it mixed */
       var cat = Object.keys(cats).length === 1 ? Object.keys(cats)[0] : "mixed";
       g.setAttribute("class", "gnode cat-" + cat + (g.dataset.unit === state.selected ? " selected" : ""));
       box.style.fill = state.colour === "cycles" ? heat(sums[g.dataset.unit], max) : "";
@@ -207,7 +231,7 @@
   function draw() {
     current = units();
     var msg = {nodes: current.order.map(function (id) {
-      var w = Math.max(56, Math.min(220, 7 * label(current.units[id]).length + 14));
+      var w = Math.max(56, Math.min(260, 7 * label(current.units[id]).length + 14));
       return [id, w, 24];
     }), edges: current.edges};
     status.textContent = "laying out " + msg.nodes.length + " boxes (" + nodes.length + " ONNX nodes)…";
@@ -319,22 +343,24 @@
     if (u.id.charAt(0) === "g") {
       state.expanded[u.id.slice(2)] = true;
       var keep = state.view;
-      draw().then(function () { centre("n:" + u.members[0]); if (!state.layout.nodes["n:" + u.members[0]]) { state.view = keep; applyView(); } });
+      draw().then(function () { var to = unitOf(nodes[u.members[0]]); if (state.layout.nodes[to]) { centre(to); } else { state.view = keep; applyView(); } });
       return;
     }
     select(u.members[0]);
   });
 
   function reveal(i) {
-    var n = nodes[i], unit = unitOf(n), go = function () { centre(unitOf(n)); select(i); };
-    if (unit.charAt(0) === "g") { state.expanded[unit.slice(2)] = true; draw().then(go); } else { go(); }
+    var n = nodes[i], go = function () { centre(unitOf(n)); select(i); };
+    if (unitOf(n).charAt(0) === "g") { expandTo(n); draw().then(go); } else { go(); }
   }
 
   /* ---------- per-layer table ---------- */
   var COLUMNS = [["node", "Node"], ["op_type", "Operator"], ["device", "Runs on"], ["macs", "MACs"],
     ["cycles", "Cycles (simulated)"], ["compute_cycles", "Compute cycles"], ["memory_cycles", "Memory cycles"],
     ["bound", "Bound by"], ["utilisation", "Utilisation"], ["dram_bytes", "DRAM bytes"], ["sram_bytes", "SRAM bytes"]];
+  var PAGE_ROWS = 200;
   var table = document.getElementById("layer-table"), filter = document.getElementById("layer-filter");
+  var more = document.getElementById("layer-more"), limit = PAGE_ROWS;
   function shownRows() {
     var cost = res.cost && res.cost.targets[state.target];
     if (!cost) { return []; }
@@ -360,8 +386,10 @@
       head.appendChild(th);
     });
     var thead = el("thead"); thead.appendChild(head); table.appendChild(thead);
-    var body = el("tbody");
-    shownRows().forEach(function (r) {
+    var body = el("tbody"), rows = shownRows();
+    more.hidden = rows.length <= limit;
+    more.textContent = "show " + Math.min(PAGE_ROWS, rows.length - limit) + " more of " + rows.length + " rows";
+    rows.slice(0, limit).forEach(function (r) {
       var tr = el("tr", {"data-node": r.l.node});
       COLUMNS.forEach(function (c) {
         var td = el("td"), v = r.l[c[0]];
@@ -390,7 +418,8 @@
       if (i !== undefined) { host.scrollIntoView({block: "start"}); reveal(i); }
     }
   });
-  filter.addEventListener("input", drawTable);
+  filter.addEventListener("input", function () { limit = PAGE_ROWS; drawTable(); });
+  more.addEventListener("click", function () { limit += PAGE_ROWS; drawTable(); });
   document.getElementById("layer-csv").addEventListener("click", function () {
     function q(v) { v = String(v); return /[",\n]/.test(v) ? '"' + v.replace(/"/g, '""') + '"' : v; }
     var lines = [COLUMNS.map(function (c) { return q(c[1]); }).join(",")];
@@ -430,7 +459,6 @@
   document.getElementById("graph-fit").addEventListener("click", fit);
 
   summary();
-  drawTable();
-  draw().then(function () { fit(); document.documentElement.dataset.graphReady = "1"; },
-    function (err) { status.textContent = "graph layout failed: " + err; console.error(err); });
+  draw().then(function () { fit(); document.documentElement.dataset.graphReady = "1"; drawTable(); },
+    function (err) { status.textContent = "graph layout failed: " + err; console.error(err); drawTable(); });
 })();
