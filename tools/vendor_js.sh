@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Vendor the Vega / Vega-Lite / Vega-Embed UMD bundles into site/vendor/ (pinned versions).
+# Vendor the Vega / Vega-Lite / Vega-Embed UMD bundles into site/vendor/ (pinned versions), and the
+# dagre graph-layout bundle (the model pages' graph view) into the package's site assets: `npuready report`
+# inlines it into a standalone page, so it must ship with the package.
 #
 # The site opens from file:// with zero network requests, so the chart runtime is committed
 # next to index.html. Vega-Lite's major version must match the one Altair targets
@@ -10,16 +12,18 @@ set -euo pipefail
 VEGA=6.4.0
 VEGA_LITE=6.4.1
 VEGA_EMBED=7.3.0
+DAGRE=3.1.3
 
 here="$(cd "$(dirname "$0")/.." && pwd)"
 dest="$here/site/vendor"
+assets="$here/generator/npuready/site/assets"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
 cd "$tmp"
 npm init -y >/dev/null
 npm install --no-audit --no-fund --silent --save-exact \
-  "vega@$VEGA" "vega-lite@$VEGA_LITE" "vega-embed@$VEGA_EMBED" >/dev/null
+  "vega@$VEGA" "vega-lite@$VEGA_LITE" "vega-embed@$VEGA_EMBED" "@dagrejs/dagre@$DAGRE" >/dev/null
 
 mkdir -p "$dest"
 cp node_modules/vega/build/vega.min.js "$dest/vega@$VEGA.min.js"
@@ -28,6 +32,8 @@ cp node_modules/vega-embed/build/vega-embed.min.js "$dest/vega-embed@$VEGA_EMBED
 for pkg in vega vega-lite vega-embed; do
   cp "node_modules/$pkg/LICENSE" "$dest/LICENSE.$pkg.txt"
 done
+cp node_modules/@dagrejs/dagre/dist/dagre.min.js "$assets/dagre@$DAGRE.min.js"
+cp node_modules/@dagrejs/dagre/LICENSE "$assets/LICENSE.dagre.txt"
 cat > "$dest/VERSIONS.json" <<JSON
 {"vega": "$VEGA", "vega-lite": "$VEGA_LITE", "vega-embed": "$VEGA_EMBED"}
 JSON

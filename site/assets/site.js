@@ -2,7 +2,7 @@
    Reads only the JSON embedded in the page (file:// cannot fetch); makes no network request. */
 (function () {
   "use strict";
-  var VIEWS = ["findings", "models", "npu", "integer", "records", "docs"];
+  var VIEWS = ["findings", "models", "npu", "integer", "reports", "records", "docs"];
   var cache = {};
 
   function data(exp) {
@@ -223,8 +223,10 @@
     document.getElementById("rec-none").hidden = any;
   }
   ["rec-search", "rec-view", "rec-evidence"].forEach(function (id) {
-    document.getElementById(id).addEventListener("input", filterRecords);
+    var input = document.getElementById(id);  /* absent on a model page */
+    if (input) { input.addEventListener("input", filterRecords); }
   });
+  window.npuready = {data: data, openRaw: openRaw};  /* for assets/modelview.js */
 
   window.addEventListener("hashchange", route);
   route();

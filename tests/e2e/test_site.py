@@ -13,7 +13,7 @@ from npuready.site.fmt import format_number
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "site" / "fixtures"
-VIEWS = ("findings", "models", "npu", "integer", "records", "docs")
+VIEWS = ("findings", "models", "npu", "integer", "reports", "records", "docs")
 
 
 def _results(exp_root: Path) -> dict[str, dict]:

@@ -21,3 +21,13 @@ def test_vendor_script_pins_the_same_versions():
     assert f"VEGA={VERSIONS['vega']}\n" in script
     assert f"VEGA_LITE={VERSIONS['vega-lite']}\n" in script
     assert f"VEGA_EMBED={VERSIONS['vega-embed']}\n" in script
+
+
+def test_graph_layout_bundle_is_the_pinned_dagre_with_its_licence():
+    from npuready.site.modelpage import DAGRE, asset
+
+    script = (site_dir().parent / "tools" / "vendor_js.sh").read_text()
+    version = DAGRE.removeprefix("dagre@").removesuffix(".min.js")
+    assert f"DAGRE={version}\n" in script
+    assert asset(DAGRE).startswith(b'"use strict";var dagre=')
+    assert b"Chris Pettitt" in asset("LICENSE.dagre.txt")

@@ -20,7 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "library:NAME, an architecture built at run time by timm/torchvision/ultralytics with "
                     "RANDOM-INITIALISED weights (see 'npuready models list'; needs the corpus extra).",
         epilog="Exit codes: 0 report written, 1 written but a sanity check or the parity gate failed, "
-               "2 unusable input. Writes DIR/result.json.")
+               "2 unusable input. Writes DIR/result.json and DIR/report.html (+ DIR/assets/), a page that opens "
+               "from file:// with no network: graph view, placements, lint badges, per-layer table.")
     p.add_argument("model", help="an .onnx file, or library:NAME")
     p.add_argument("--target", "-t", action="append", dest="targets", metavar="T",
                    help="target (repeatable; default: edge-10 and ethos-u55-128)")
@@ -35,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="partition edges policy: cpu = post-processing after the last MAC op (decode, sigmoid) and "
                         "pre-processing before the first run on the host; npu = keep them on the NPU when it can; "
                         "auto (default) = cpu for detection/segmentation/pose library recipes, npu otherwise")
-    p.add_argument("--out", "-o", required=True, metavar="DIR", help="output folder (DIR/result.json)")
+    p.add_argument("--out", "-o", required=True, metavar="DIR", help="output folder (DIR/result.json, DIR/report.html)")
     add_shape_args(p)
     p.set_defaults(func=run)
 
@@ -53,5 +54,6 @@ def run(args: argparse.Namespace) -> int:
     path = write_report(result, args.out)
     checks = result["checks"]
     print(f"{path}: {result['model']['label']}, {result['graph']['node_count']} nodes, "
-          f"targets {', '.join(request.targets)}; sanity checks {'ok' if checks['all_ok'] else 'FAILED'}")
+          f"targets {', '.join(request.targets)}; sanity checks {'ok' if checks['all_ok'] else 'FAILED'}; "
+          f"page {path.parent / 'report.html'}")
     return 1 if report_failed(result) else 0

@@ -28,6 +28,7 @@ class Figures:
     def __init__(self, experiments: Mapping[str, Experiment]):
         self._experiments = experiments
         self.emitted: list[tuple[str, str]] = []
+        self.raws: list[tuple[str, str]] = []  # raw-JSON controls emitted (not figures)
 
     def has(self, exp_id: str, path: str = "") -> bool:
         exp = self._experiments.get(exp_id)
@@ -63,8 +64,12 @@ class Figures:
     def raw(self, exp_id: str, path: str = "", label: str = "raw JSON") -> Markup:
         """A control opening any JSON record (object, list, string) at ``path``."""
         self.value(exp_id, path)
+        self.raws.append((exp_id, path))
         return Markup('<button class="raw" data-exp="{e}" data-path="{p}">{l}</button>').format(
             e=exp_id, p=path or "", l=label)
+
+    def raw_paths(self, exp_id: str) -> list[str]:
+        return [p for e, p in self.raws if e == exp_id]
 
     def text(self, exp_id: str, path: str) -> Markup:
         """A stored string, escaped (untrusted: model names, node names, messages)."""

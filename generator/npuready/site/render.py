@@ -14,6 +14,8 @@ from npuready.site import pointer
 from npuready.site.docs import DocPage, render_doc
 from npuready.site.embed import script_json
 from npuready.site.fmt import is_number
+from npuready.site.modelindex import excerpt, is_model_report, light_ids, model_rows, page_path
+from npuready.site.modelpage import render_model_page
 from npuready.site.numbers import Figures, MissingSource
 from npuready.site.source import Doc, Experiment
 from npuready.site.tables import SectionView, section_view
@@ -22,17 +24,20 @@ from npuready.site.views import KNOWN
 
 VIEW_TITLES = {
     "models": "Model experiments",
+    "reports": "Models",
     "npu": "NPU analysis",
     "integer": "Integer verification",
     "records": "Experiment records",
 }
 VIEW_BLURBS = {
     "models": "What changed in a model and how accuracy and cost moved.",
+    "reports": "One row per model report: its size, NPU segments, simulated cycles and lint counts per target, and "
+               "its sanity checks. A model with a page opens its graph view and per-layer table.",
     "npu": "Lint findings, CPU/NPU partitions and per-layer cost per target.",
     "integer": "Float vs fake-quant vs integer: parity ladder, per-node mismatch, bit-exactness vs LiteRT.",
     "records": "Every stored experiment with its provenance; search and filter, open any record's raw JSON.",
 }
-ASSETS = ("site.css", "site.js")
+ASSETS = ("site.css", "site.js", "modelview.js")
 RECORDS_DOC = "EXPERIMENTS"
 AUTO_HEADLINE_NUMBERS = 4
 
@@ -57,7 +62,7 @@ class SiteBuild:
     warnings: list[str] = field(default_factory=list)
 
 
-def _env() -> jinja2.Environment:
+def environment() -> jinja2.Environment:
     return jinja2.Environment(
         loader=jinja2.PackageLoader("npuready.site", "templates"),
         autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
@@ -121,7 +126,7 @@ def _panel(env: jinja2.Environment, fig: Figures, exp: Experiment, warnings: lis
 def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], strict: bool = True) -> SiteBuild:
     """Render everything. ``strict``: a hand-designed view that cannot find its figures fails the build;
     otherwise that experiment falls back to the generic view and a warning is returned."""
-    env = _env()
+    env = environment()
     fig = Figures(experiments)
     warnings: list[str] = []
     views: dict[str, list[Panel]] = {v: [] for v in ("models", "npu", "integer")}
@@ -138,20 +143,39 @@ def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], 
         views.setdefault(panel.view, []).append(panel)
     for v in views:  # present first (story order), then "not run yet"
         views[v].sort(key=lambda p: not p.present)
-    records = {exp_id: [section_view(fig, exp_id, name, sec, compact=exp_id in panels and panels[exp_id].hand)
-                        for name, sec in exp.results.items()]
+    light = light_ids(experiments)  # heavy results: their records live on the Models view and model pages
+    records = {exp_id: [] if exp_id in light else
+               [section_view(fig, exp_id, name, sec, compact=exp_id in panels and panels[exp_id].hand)
+                for name, sec in exp.results.items()]
                for exp_id, exp in sorted(experiments.items())}
+    model_targets, models = model_rows(fig, experiments)
     # docs/EXPERIMENTS.md is generated from the same JSON: on the site its drillable form is the records view.
     doc_pages: list[DocPage] = [render_doc(d) for name, d in sorted(docs.items()) if name != RECORDS_DOC]
     assets = {f"assets/{name}": resources.files("npuready.site").joinpath("assets", name).read_bytes()
               for name in ASSETS}
+    data = {exp_id: Markup(script_json(_embedded(fig, exp_id, exp, light))) for exp_id, exp in sorted(experiments.items())}
     html = env.get_template("index.html.j2").render(
         fig=fig, experiments=dict(sorted(experiments.items())), views=views, panels=panels, records=records,
         docs=doc_pages, hand={i for i, p in panels.items() if p.hand}, view_titles=VIEW_TITLES, view_blurbs=VIEW_BLURBS, known=KNOWN,
-        data={exp_id: Markup(script_json(exp.doc)) for exp_id, exp in sorted(experiments.items())},
+        data=data, models=models, model_targets=model_targets, light=light,
+        model_pages={i: page_path(i) for i, e in experiments.items() if is_model_report(e)},
         vendor=VENDOR_FILES, asset_version={k: hashlib.sha256(v).hexdigest()[:12] for k, v in assets.items()})
     files = {"index.html": html.encode("utf-8"), **assets}
+    for exp_id, exp in sorted(experiments.items()):
+        if is_model_report(exp):
+            files[page_path(exp_id)] = render_model_page(
+                env, exp.doc, exp_id=exp_id, title=exp.title, root="/results", prefix="../", back="../index.html#reports",
+                source=f"experiments/{exp_id}/result.json").encode("utf-8")
     return SiteBuild(files=files, figures=len(fig.emitted), warnings=warnings)
+
+
+def _embedded(fig: Figures, exp_id: str, exp: Experiment, light: set[str]) -> Any:
+    if exp_id not in light:
+        return exp.doc
+    where = f"{page_path(exp_id)} embeds the whole result" if is_model_report(exp) else "the Models view"
+    pointers = [p for e, p in fig.emitted if e == exp_id] + fig.raw_paths(exp_id)
+    return excerpt(exp.doc, pointers, f"index.html embeds the records its numbers point at; "
+                                      f"experiments/{exp_id}/result.json is the whole record ({where})")
 
 
 def write_site(build: SiteBuild, out: Path) -> list[Path]:

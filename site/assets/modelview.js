@@ -1,0 +1,464 @@
+/* npuready model page: graph view (dagre layout in a Blob-URL worker), placement colours, lint badges,
+   cycles heat, target switcher, per-layer table (sortable, CSV) — all rendered on demand from the one
+   embedded result JSON. Every number is a drill-down button (data-exp + data-path), as on the site. */
+(function () {
+  "use strict";
+  var app = document.getElementById("model-app");
+  if (!app) { return; }
+  var NS = "http://www.w3.org/2000/svg";
+  var COLLAPSE_AT = 400, MAX_UNITS = 200;
+  var exp = app.dataset.exp, R = app.dataset.root || "";
+  var doc = window.npuready.data(exp);
+  var res = R ? doc.results : doc;
+  var nodes = res.graph.nodes, edges = res.graph.edges;
+  var targets = (res.model && res.model.targets) || [];
+  var byName = {};
+  nodes.forEach(function (n) { byName[n.name] = n.id; });
+  var state = {target: targets[0], colour: "placement", expanded: {}, selected: null, layout: null,
+               sort: {key: null, dir: 1}, view: {x: 0, y: 0, k: 1}};
+
+  function esc(t) { return String(t).replace(/~/g, "~0").replace(/\//g, "~1"); }
+  function ptr() { return R + "/" + Array.prototype.map.call(arguments, esc).join("/"); }
+  function el(tag, attrs, text) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    if (text !== undefined) { e.textContent = text; }
+    return e;
+  }
+  function svg(tag, attrs) {
+    var e = document.createElementNS(NS, tag);
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    return e;
+  }
+  function fmt(v) {
+    if (typeof v !== "number") { return String(v); }
+    return Number.isInteger(v) ? v.toLocaleString("en-US") : v.toLocaleString("en-US", {maximumSignificantDigits: 4});
+  }
+  function num(path, value) { var b = el("button", {"class": "num", "data-exp": exp, "data-path": path}, fmt(value)); return b; }
+  function raw(path, label) { return el("button", {"class": "raw", "data-exp": exp, "data-path": path}, label); }
+
+  /* ---------- per-target records, indexed by node name ---------- */
+  function records(t) {
+    var out = {place: {}, seg: {}, cost: {}, findings: {}, sev: {}};
+    var part = res.partition && res.partition.targets[t];
+    if (part) {
+      part.placements.forEach(function (p, i) { out.place[p.node] = i; });
+      part.segments.forEach(function (s) { s.nodes.forEach(function (n) { out.seg[n] = s.name; }); });
+    }
+    var cost = res.cost && res.cost.targets[t];
+    if (cost) { cost.layers.forEach(function (l, i) { out.cost[l.node] = i; }); }
+    var lint = res.lint && res.lint.targets[t];
+    var rank = {ERROR: 3, WARN: 2, INFO: 1};
+    if (lint) {
+      lint.findings.forEach(function (f, i) {
+        if (!f.node) { return; }
+        (out.findings[f.node] = out.findings[f.node] || []).push(i);
+        if ((rank[f.severity] || 0) > (rank[out.sev[f.node]] || 0)) { out.sev[f.node] = f.severity; }
+      });
+    }
+    return out;
+  }
+
+  function category(rec, name) {
+    var i = rec.place[name];
+    if (i === undefined) { return "unknown"; }
+    var p = res.partition.targets[state.target].placements[i];
+    if (p.device === "npu") { return "npu"; }
+    if (p.device === "folded") { return "folded"; }
+    var s = rec.seg[name];
+    return s === "head" ? "cpu-head" : s === "tail" ? "cpu-tail" : "cpu";
+  }
+
+  function cycles(rec, name) {
+    var i = rec.cost[name];
+    return i === undefined ? 0 : res.cost.targets[state.target].layers[i].cycles;
+  }
+
+  /* ---------- collapse by scope (ONNX names like /blocks.3/attn/qkv/MatMul), expand level by level ---------- */
+  function scopeOf(name) { return name.split("/").filter(Boolean).slice(0, -1); }
+  var consumers = {};
+  edges.forEach(function (e) {
+    if (typeof e.from === "number" && typeof e.to === "number") { (consumers[e.from] = consumers[e.from] || []).push(e.to); }
+  });
+  var scope = [];  /* a node without a scope (folded constants, weight Identities) joins its first consumer's scope */
+  for (var i = nodes.length - 1; i >= 0; i--) {
+    var own = scopeOf(nodes[i].name), c = consumers[i];
+    scope[i] = own.length || !c ? own : scope[Math.min.apply(null, c)] || own;
+  }
+  var depth = 0;
+  if (nodes.length > COLLAPSE_AT) {
+    for (var d = 1; d < 8; d++) {
+      var keys = {};
+      nodes.forEach(function (n) { var s = scope[n.id]; keys[s.length >= d ? s.slice(0, d).join("/") : "n" + n.id] = 1; });
+      if (Object.keys(keys).length > MAX_UNITS) { break; }
+      depth = d;
+    }
+  }
+  var unitMap = {};
+  function rawUnit(n) {
+    var s = scope[n.id];
+    for (var d = depth; depth && s.length >= d; d++) {
+      var key = s.slice(0, d).join("/");
+      if (!state.expanded[key]) { return "g:" + key; }
+    }
+    return "n:" + n.id;
+  }
+  function unitOf(n) { return unitMap[n.id] || rawUnit(n); }
+  function expandTo(n) { var s = scope[n.id]; for (var d = depth; depth && d <= s.length; d++) { state.expanded[s.slice(0, d).join("/")] = true; } }
+  function endpoint(x) { return typeof x === "number" ? unitOf(nodes[x]) : "io:" + x; }
+
+  function units() {
+    var u = {}, order = [];
+    unitMap = {};
+    nodes.forEach(function (n) {
+      var id = rawUnit(n);
+      if (!u[id]) { u[id] = {id: id, members: []}; order.push(id); }
+      u[id].members.push(n.id);
+    });
+    order = order.map(function (id) {  /* a scope of one node is drawn as that node */
+      if (id.charAt(0) === "g" && u[id].members.length === 1) {
+        var only = u[id].members[0], nid = "n:" + only;
+        u[nid] = {id: nid, members: [only]}; delete u[id];
+        return nid;
+      }
+      return id;
+    });
+    order.forEach(function (id) { u[id].members.forEach(function (m) { unitMap[m] = id; }); });
+    edges.forEach(function (e) {
+      [e.from, e.to].forEach(function (x) {
+        if (typeof x !== "number" && !u["io:" + x]) { u["io:" + x] = {id: "io:" + x, members: [], io: x}; order.push("io:" + x); }
+      });
+    });
+    var seen = {}, es = [];
+    edges.forEach(function (e) {
+      var a = endpoint(e.from), b = endpoint(e.to), k = a + "\u0000" + b;
+      if (a !== b && !seen[k]) { seen[k] = 1; es.push([a, b]); }
+    });
+    return {units: u, order: order, edges: es};
+  }
+
+  function label(unit) {
+    if (unit.io) { return unit.io.replace(/^(input|output):/, "$1 "); }
+    if (unit.id.charAt(0) === "g") { return unit.id.slice(2).split("/").slice(-2).join("/") + " (" + unit.members.length + ")"; }
+    return nodes[unit.members[0]].op_type;
+  }
+
+  /* ---------- layout: dagre in a Blob-URL worker (works from file://); main thread if workers are refused ---------- */
+  var WORKER = "self.onmessage=function(e){var m=e.data;var g=new dagre.graphlib.Graph();" +
+    "g.setGraph({rankdir:'TB',nodesep:14,ranksep:26,marginx:10,marginy:10});g.setDefaultEdgeLabel(function(){return {};});" +
+    "m.nodes.forEach(function(n){g.setNode(n[0],{width:n[1],height:n[2]});});m.edges.forEach(function(x){g.setEdge(x[0],x[1]);});" +
+    "dagre.layout(g);var o={nodes:{},edges:[],w:g.graph().width,h:g.graph().height};" +
+    "g.nodes().forEach(function(v){var n=g.node(v);o.nodes[v]=[n.x,n.y,n.width,n.height];});" +
+    "g.edges().forEach(function(x){o.edges.push([x.v,x.w,g.edge(x).points]);});postMessage(o);};";
+  var dagreSrc = document.getElementById("dagre-src").textContent;
+  var worker = null;
+  function layout(msg) {
+    return new Promise(function (resolve, reject) {
+      try {
+        if (!worker) {
+          worker = new Worker(URL.createObjectURL(new Blob([dagreSrc + "\n" + WORKER], {type: "text/javascript"})));
+        }
+        worker.onmessage = function (e) { resolve(e.data); };
+        worker.onerror = function (e) { e.preventDefault(); worker = false; reject(e); };
+        worker.postMessage(msg);
+      } catch (e) { reject(e); }
+    }).catch(function () {  /* workers refused: same code on the main thread */
+      var scope = {};
+      (new Function("self", "postMessage", dagreSrc + "\n" + WORKER + "\nreturn dagre;"))(scope, function (o) { scope.out = o; });
+      scope.onmessage({data: msg});
+      return scope.out;
+    });
+  }
+
+  /* ---------- drawing ---------- */
+  var host = document.getElementById("graph");
+  var status = document.getElementById("graph-status");
+  var root = svg("svg", {"class": "graph-svg", width: "100%", height: "100%"});
+  var vp = svg("g", {"class": "viewport"});
+  root.appendChild(vp);
+  host.appendChild(root);
+  var current = null;
+
+  function applyView() { vp.setAttribute("transform", "translate(" + state.view.x + "," + state.view.y + ") scale(" + state.view.k + ")"); }
+
+  function heat(c, max) {
+    if (!c || !max) { return "#f4f4f4"; }
+    var t = Math.log(1 + c) / Math.log(1 + max);
+    return "hsl(" + (50 - 50 * t) + ",95%," + (92 - 47 * t) + "%)";
+  }
+
+  function paint() {
+    if (!current) { return; }
+    var rec = records(state.target);
+    var max = 0, sums = {};
+    current.order.forEach(function (id) {
+      var u = current.units[id], s = 0;
+      u.members.forEach(function (i) { s += cycles(rec, nodes[i].name); });
+      sums[id] = s;
+      if (s > max) { max = s; }
+    });
+    vp.querySelectorAll("g.gnode").forEach(function (g) {
+      var u = current.units[g.dataset.unit];
+      var box = g.querySelector("rect");
+      if (u.io) { g.setAttribute("class", "gnode io"); return; }
+      var cats = {}, sev = null, nf = 0, rank = {ERROR: 3, WARN: 2, INFO: 1};
+      u.members.forEach(function (i) {
+        var name = nodes[i].name;
+        cats[category(rec, name)] = 1;
+        nf += (rec.findings[name] || []).length;
+        var s = rec.sev[name];
+        if (s && (rank[s] || 0) > (rank[sev] || 0)) { sev = s; }
+      });
+      if (Object.keys(cats).length > 1) { delete cats.folded; }  /* a scope's folded constants do not make it mixed */
+      var cat = Object.keys(cats).length === 1 ? Object.keys(cats)[0] : "mixed";
+      g.setAttribute("class", "gnode cat-" + cat + (g.dataset.unit === state.selected ? " selected" : ""));
+      box.style.fill = state.colour === "cycles" ? heat(sums[g.dataset.unit], max) : "";
+      g.dataset.cycles = sums[g.dataset.unit];
+      var badge = g.querySelector("g.badge");
+      if (badge) { badge.remove(); }
+      if (nf) {
+        var w = +box.getAttribute("width");
+        badge = svg("g", {"class": "badge sev-" + sev, transform: "translate(" + (w - 2) + ",-4)"});
+        badge.appendChild(svg("circle", {r: 8}));
+        var t = svg("text", {"text-anchor": "middle", dy: "3.5"});
+        t.textContent = nf > 99 ? "99+" : String(nf);
+        badge.appendChild(t);
+        g.appendChild(badge);
+      }
+    });
+  }
+
+  function draw() {
+    current = units();
+    var msg = {nodes: current.order.map(function (id) {
+      var w = Math.max(56, Math.min(260, 7 * label(current.units[id]).length + 14));
+      return [id, w, 24];
+    }), edges: current.edges};
+    status.textContent = "laying out " + msg.nodes.length + " boxes (" + nodes.length + " ONNX nodes)…";
+    var t0 = performance.now();
+    return layout(msg).then(function (lay) {
+      state.layout = lay;
+      vp.textContent = "";
+      var eg = svg("g", {"class": "edges"});
+      lay.edges.forEach(function (e) {
+        eg.appendChild(svg("polyline", {points: e[2].map(function (p) { return p.x + "," + p.y; }).join(" ")}));
+      });
+      vp.appendChild(eg);
+      var ng = svg("g", {"class": "nodes"});
+      current.order.forEach(function (id) {
+        var p = lay.nodes[id];
+        var g = svg("g", {"class": "gnode", transform: "translate(" + (p[0] - p[2] / 2) + "," + (p[1] - p[3] / 2) + ")"});
+        g.dataset.unit = id;
+        g.appendChild(svg("rect", {width: p[2], height: p[3], rx: 4}));
+        var t = svg("text", {x: p[2] / 2, y: 16, "text-anchor": "middle"});
+        t.textContent = label(current.units[id]);
+        g.appendChild(t);
+        var title = svg("title");
+        var u = current.units[id];
+        title.textContent = u.io ? u.io : u.id.charAt(0) === "g" ? "scope " + u.id.slice(2) + ": " + u.members.length + " nodes (click to expand)" : nodes[u.members[0]].name;
+        g.appendChild(title);
+        ng.appendChild(g);
+      });
+      vp.appendChild(ng);
+      paint();
+      status.textContent = current.order.length + " boxes, " + nodes.length + " ONNX nodes" +
+        (depth ? " (collapsed by scope; click a scope box to expand)" : "") + "; layout " + Math.round(performance.now() - t0) + " ms";
+      host.dataset.ready = "1";
+    });
+  }
+
+  function fit() {  /* whole width (at most 1:1), top of the graph first; wheel to zoom out further */
+    var lay = state.layout, w = host.clientWidth, h = host.clientHeight;
+    var k = Math.min(1, w / lay.w);
+    state.view = {k: k, x: (w - lay.w * k) / 2, y: lay.h * k < h ? (h - lay.h * k) / 2 : 0};
+    applyView();
+  }
+
+  function centre(unit) {
+    var p = state.layout.nodes[unit];
+    if (!p) { return; }
+    var k = Math.max(state.view.k, 0.8);
+    state.view = {k: k, x: host.clientWidth / 2 - p[0] * k, y: host.clientHeight / 2 - p[1] * k};
+    applyView();
+  }
+
+  /* pan / zoom */
+  var drag = null;
+  root.addEventListener("pointerdown", function (e) { drag = {x: e.clientX, y: e.clientY, vx: state.view.x, vy: state.view.y, moved: false}; });
+  window.addEventListener("pointermove", function (e) {
+    if (!drag) { return; }
+    var dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+    if (Math.abs(dx) + Math.abs(dy) > 3) { drag.moved = true; }
+    state.view.x = drag.vx + dx; state.view.y = drag.vy + dy; applyView();
+  });
+  window.addEventListener("pointerup", function () { setTimeout(function () { drag = null; }, 0); });
+  root.addEventListener("wheel", function (e) {
+    e.preventDefault();
+    var r = root.getBoundingClientRect(), mx = e.clientX - r.left, my = e.clientY - r.top;
+    var f = Math.exp(-e.deltaY * 0.0015), k = Math.min(4, Math.max(0.02, state.view.k * f));
+    state.view.x = mx - (mx - state.view.x) * k / state.view.k;
+    state.view.y = my - (my - state.view.y) * k / state.view.k;
+    state.view.k = k; applyView();
+  }, {passive: false});
+
+  /* ---------- selection: the node's records and their JSON paths ---------- */
+  var info = document.getElementById("node-info");
+  function select(i) {
+    var n = nodes[i], t = state.target, rec = records(t);
+    var unit = unitOf(n);
+    state.selected = unit;
+    paint();
+    info.textContent = "";
+    info.appendChild(el("h3", {}, n.name || "(unnamed " + n.op_type + ")"));
+    var ul = el("ul", {"class": "node-records"});
+    function item(what, path, extra) {
+      var li = el("li");
+      li.appendChild(raw(path, what));
+      li.appendChild(el("code", {}, " " + path));
+      if (extra) { li.appendChild(document.createTextNode(" " + extra)); }
+      ul.appendChild(li);
+    }
+    item("graph node", ptr("graph", "nodes", i), n.op_type);
+    if (rec.place[n.name] !== undefined) {
+      var p = res.partition.targets[t].placements[rec.place[n.name]];
+      item("placement", ptr("partition", "targets", t, "placements", rec.place[n.name]), p.device + " — " + p.reason);
+    }
+    if (rec.cost[n.name] !== undefined) {
+      item("cost row", ptr("cost", "targets", t, "layers", rec.cost[n.name]), fmt(res.cost.targets[t].layers[rec.cost[n.name]].cycles) + " cycles (simulated)");
+    }
+    (rec.findings[n.name] || []).forEach(function (k) {
+      var f = res.lint.targets[t].findings[k];
+      item("finding " + f.rule, ptr("lint", "targets", t, "findings", k), f.severity + " — " + f.title);
+    });
+    info.appendChild(ul);
+    window.npuready.openRaw(exp, ptr("graph", "nodes", i));
+  }
+
+  root.addEventListener("click", function (e) {
+    if (drag && drag.moved) { return; }
+    var g = e.target.closest("g.gnode");
+    if (!g) { return; }
+    var u = current.units[g.dataset.unit];
+    if (u.io) { return; }
+    if (u.id.charAt(0) === "g") {
+      state.expanded[u.id.slice(2)] = true;
+      var keep = state.view;
+      draw().then(function () { var to = unitOf(nodes[u.members[0]]); if (state.layout.nodes[to]) { centre(to); } else { state.view = keep; applyView(); } });
+      return;
+    }
+    select(u.members[0]);
+  });
+
+  function reveal(i) {
+    var n = nodes[i], go = function () { centre(unitOf(n)); select(i); };
+    if (unitOf(n).charAt(0) === "g") { expandTo(n); draw().then(go); } else { go(); }
+  }
+
+  /* ---------- per-layer table ---------- */
+  var COLUMNS = [["node", "Node"], ["op_type", "Operator"], ["device", "Runs on"], ["macs", "MACs"],
+    ["cycles", "Cycles (simulated)"], ["compute_cycles", "Compute cycles"], ["memory_cycles", "Memory cycles"],
+    ["bound", "Bound by"], ["utilisation", "Utilisation"], ["dram_bytes", "DRAM bytes"], ["sram_bytes", "SRAM bytes"]];
+  var PAGE_ROWS = 200;
+  var table = document.getElementById("layer-table"), filter = document.getElementById("layer-filter");
+  var more = document.getElementById("layer-more"), limit = PAGE_ROWS;
+  function shownRows() {
+    var cost = res.cost && res.cost.targets[state.target];
+    if (!cost) { return []; }
+    var q = filter.value.toLowerCase();
+    var rows = cost.layers.map(function (l, k) { return {k: k, l: l}; }).filter(function (r) {
+      return !q || (r.l.node + " " + r.l.op_type + " " + r.l.device).toLowerCase().indexOf(q) >= 0;
+    });
+    var s = state.sort;
+    if (s.key) {
+      rows.sort(function (a, b) {
+        var x = a.l[s.key], y = b.l[s.key];
+        return (x < y ? -1 : x > y ? 1 : a.k - b.k) * s.dir;
+      });
+    }
+    return rows;
+  }
+  function drawTable() {
+    table.textContent = "";
+    var head = el("tr");
+    COLUMNS.forEach(function (c) {
+      var th = el("th", {"data-key": c[0], "aria-sort": state.sort.key === c[0] ? (state.sort.dir > 0 ? "ascending" : "descending") : "none"});
+      th.appendChild(el("button", {"class": "sort", type: "button"}, c[1]));
+      head.appendChild(th);
+    });
+    var thead = el("thead"); thead.appendChild(head); table.appendChild(thead);
+    var body = el("tbody"), rows = shownRows();
+    more.hidden = rows.length <= limit;
+    more.textContent = "show " + Math.min(PAGE_ROWS, rows.length - limit) + " more of " + rows.length + " rows";
+    rows.slice(0, limit).forEach(function (r) {
+      var tr = el("tr", {"data-node": r.l.node});
+      COLUMNS.forEach(function (c) {
+        var td = el("td"), v = r.l[c[0]];
+        if (c[0] === "node") {
+          td.appendChild(el("button", {"class": "node-link", type: "button", title: "show in the graph"}, v));
+        } else if (typeof v === "number") {
+          td.appendChild(num(ptr("cost", "targets", state.target, "layers", r.k, c[0]), v));
+        } else { td.textContent = v; }
+        tr.appendChild(td);
+      });
+      body.appendChild(tr);
+    });
+    table.appendChild(body);
+  }
+  table.addEventListener("click", function (e) {
+    var th = e.target.closest("th");
+    if (th) {
+      var k = th.dataset.key;
+      state.sort = {key: k, dir: state.sort.key === k ? -state.sort.dir : (k === "node" || k === "op_type" ? 1 : -1)};
+      drawTable();
+      return;
+    }
+    var b = e.target.closest("button.node-link");
+    if (b) {
+      var i = byName[b.textContent];
+      if (i !== undefined) { host.scrollIntoView({block: "start"}); reveal(i); }
+    }
+  });
+  filter.addEventListener("input", function () { limit = PAGE_ROWS; drawTable(); });
+  more.addEventListener("click", function () { limit += PAGE_ROWS; drawTable(); });
+  document.getElementById("layer-csv").addEventListener("click", function () {
+    function q(v) { v = String(v); return /[",\n]/.test(v) ? '"' + v.replace(/"/g, '""') + '"' : v; }
+    var lines = [COLUMNS.map(function (c) { return q(c[1]); }).join(",")];
+    shownRows().forEach(function (r) { lines.push(COLUMNS.map(function (c) { return q(r.l[c[0]]); }).join(",")); });
+    var url = URL.createObjectURL(new Blob([lines.join("\n") + "\n"], {type: "text/csv"}));
+    var a = el("a", {href: url, download: exp + "." + state.target + ".layers.csv"});
+    document.body.appendChild(a); a.click(); a.remove();
+    setTimeout(function () { URL.revokeObjectURL(url); }, 0);
+  });
+
+  /* ---------- summary + controls ---------- */
+  function summary() {
+    var box = document.getElementById("model-summary"), t = state.target;
+    box.textContent = "";
+    var dl = el("dl", {"class": "model-facts"});
+    function fact(name, node) { dl.appendChild(el("dt", {}, name)); var dd = el("dd"); dd.appendChild(node); dl.appendChild(dd); }
+    fact("ONNX nodes", num(ptr("graph", "node_count"), res.graph.node_count));
+    if (res.partition) {
+      var p = res.partition.targets[t];
+      fact("NPU segments", num(ptr("partition", "targets", t, "npu_segments"), p.npu_segments));
+      fact("partition", document.createTextNode(p.verdict_text));
+    }
+    if (res.cost) { fact("cycles (simulated)", num(ptr("cost", "targets", t, "total", "cycles"), res.cost.targets[t].total.cycles)); }
+    if (res.lint) {
+      var s = res.lint.targets[t].summary, f = document.createDocumentFragment();
+      f.appendChild(num(ptr("lint", "targets", t, "summary", "errors"), s.errors)); f.appendChild(document.createTextNode(" errors, "));
+      f.appendChild(num(ptr("lint", "targets", t, "summary", "warnings"), s.warnings)); f.appendChild(document.createTextNode(" warnings"));
+      fact("lint", f);
+    }
+    if (res.checks) { fact("sanity checks", raw(ptr("checks"), res.checks.all_ok ? "all pass" : "some fail")); }
+    box.appendChild(dl);
+  }
+  var sel = document.getElementById("target-select");
+  targets.forEach(function (t) { sel.appendChild(el("option", {value: t}, t)); });
+  sel.addEventListener("change", function () { state.target = sel.value; summary(); paint(); drawTable(); });
+  document.getElementById("colour-select").addEventListener("change", function (e) { state.colour = e.target.value; paint(); });
+  document.getElementById("graph-fit").addEventListener("click", fit);
+
+  summary();
+  draw().then(function () { fit(); document.documentElement.dataset.graphReady = "1"; drawTable(); },
+    function (err) { status.textContent = "graph layout failed: " + err; console.error(err); drawTable(); });
+})();

@@ -1,0 +1,87 @@
+"""Model pages in Chromium from file://: the YOLOv8n page's graph view, node drill-down, per-layer table,
+CSV; the standalone page `npuready report` writes. 0 console errors, 0 network requests."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from npuready.commands.site import build_all, write_all
+from npuready.paths import zoo_dir
+from npuready.report import ReportRequest, build_report, write_report
+
+REPO = Path(__file__).resolve().parents[2]
+YOLO = "model-report-yolov8n"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("model-site")
+    shutil.copytree(REPO / "docs", root / "docs")
+    build, md = build_all(REPO / "experiments", root / "docs")
+    write_all(build, md, root / "docs", root / "site")
+    return root / "site"
+
+
+def _open(page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_function("document.documentElement.dataset.graphReady === '1'")
+
+
+def test_yolov8n_page_node_click_opens_that_nodes_json(page_and_watch, site):
+    page, watch = page_and_watch
+    doc = json.loads((REPO / "experiments" / YOLO / "result.json").read_text())
+    nodes = doc["results"]["graph"]["nodes"]
+    conv = next(n for n in nodes if n["op_type"] == "Conv")
+    _open(page, (site / "models" / f"{YOLO}.html").as_uri())
+    assert page.locator("g.gnode").count() == len(nodes) + len(doc["results"]["graph"]["inputs"]) + len(
+        doc["results"]["graph"]["outputs"])
+    box = page.locator(f'g.gnode[data-unit="n:{conv["id"]}"]')
+    assert box.get_attribute("class") == "gnode cat-npu"
+    box.dispatch_event("click")
+    page.locator("dialog#raw").wait_for(state="visible")
+    assert page.locator("#raw-exp").inner_text() == YOLO
+    assert page.locator("#raw-path").inner_text() == f"/results/graph/nodes/{conv['id']}"
+    assert json.loads(page.locator("#raw-json").inner_text()) == conv
+    page.locator("#raw-close").click()
+    paths = page.eval_on_selector_all("#node-info button.raw", "bs => bs.map(b => b.dataset.path)")
+    assert paths[:3] == [f"/results/graph/nodes/{conv['id']}",
+                         f"/results/partition/targets/edge-10/placements/{conv['id']}",
+                         f"/results/cost/targets/edge-10/layers/{conv['id']}"]
+    assert watch.errors == [] and watch.network == []
+
+
+def test_layer_table_sorts_links_to_the_graph_and_downloads_what_is_shown(page_and_watch, site):
+    page, watch = page_and_watch
+    layers = json.loads((REPO / "experiments" / YOLO / "result.json").read_text())["results"]["cost"]["targets"]["edge-10"]["layers"]
+    _open(page, (site / "models" / f"{YOLO}.html").as_uri())
+    page.locator('#layer-table th[data-key="cycles"] button').click()
+    top = max(layers, key=lambda r: r["cycles"])  # descending first; ties keep the stored order
+    first = page.locator("#layer-table tbody tr").first
+    assert first.get_attribute("data-node") == top["node"]
+    first.locator("button.node-link").click()
+    idx = next(i for i, r in enumerate(layers) if r["node"] == top["node"])
+    page.wait_for_function(f"document.querySelector('g.gnode[data-unit=\"n:{idx}\"]').classList.contains('selected')")
+    page.locator("#raw-close").click()
+    page.locator("#layer-filter").fill("Sigmoid")
+    with page.expect_download() as dl:
+        page.locator("#layer-csv").click()
+    lines = Path(dl.value.path()).read_text().splitlines()
+    assert lines[0].startswith("Node,Operator,Runs on,MACs,Cycles (simulated)")
+    assert len(lines) - 1 == sum("sigmoid" in (r["node"] + r["op_type"] + r["device"]).lower() for r in layers)
+    assert watch.errors == [] and watch.network == []
+
+
+def test_standalone_report_page_opens_from_file(page_and_watch, tmp_path):
+    page, watch = page_and_watch
+    result = build_report(ReportRequest(model=str(zoo_dir() / "tinycnn.onnx"), targets=("edge-10", "ethos-u55-128"),
+                                        stages=("lint", "partition", "cost")))
+    write_report(result, tmp_path)
+    _open(page, (tmp_path / "report.html").as_uri())
+    assert page.locator("g.gnode").count() == result["graph"]["node_count"] + 2
+    page.select_option("#target-select", "ethos-u55-128")
+    page.select_option("#colour-select", "cycles")
+    assert page.locator("#layer-table tbody tr").count() == len(result["cost"]["targets"]["ethos-u55-128"]["layers"])
+    assert watch.errors == [] and watch.network == [] and all(u.startswith(("file://", "blob:null/")) for u in watch.requests)
