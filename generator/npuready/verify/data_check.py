@@ -41,10 +41,12 @@ def check_npz_counts(source: str) -> None:
     path = Path(source)
     if path.suffix != ".npz" or not path.is_file():
         return
-    with np.load(path) as z:
-        if "x" in z and "y" in z and len(z["x"]) != len(z["y"]):
-            raise InputError(f"{path}: {len(z['y'])} labels for {len(z['x'])} images; give exactly one label "
-                             "per image in 'y'")
+    from npuready.inputs.npz import read_npz
+
+    z = read_npz(path, required=("x",), optional=("y",))  # validated: headers, budget, no pickle
+    if "y" in z and len(z["x"]) != len(z["y"]):
+        raise InputError(f"{path}: {len(z['y'])} labels for {len(z['x'])} images; give exactly one label "
+                         "per image in 'y'")
 
 
 def check_evaluation(x: np.ndarray, labels, classes: int | None, source: str,
