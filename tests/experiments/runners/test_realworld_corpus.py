@@ -56,3 +56,13 @@ def test_committed_corpus_yolo_rows_put_the_box_decode_in_the_cpu_tail():
     yolo = [r for r in rows if r["model"].startswith("yolo")]
     assert yolo and all(r["yolo_tail_ok"] is True for r in yolo)
     assert all(r["yolo_tail_ok"] is None for r in rows if not r["model"].startswith("yolo"))
+
+
+def test_committed_corpus_static_exports_have_no_dynamic_axis_findings_and_exact_macs():
+    """Issue 12's goal on library-built static exports: shapes resolve (no R001a anywhere) and the cost
+    model's MACs agree with torch's independent count within 1% on every architecture."""
+    doc = _committed()
+    for name, report in doc["results"]["reports"]["models"].items():
+        for target, section in report["targets"].items():
+            assert not any(key.startswith("R001a") for key in section["lint"]["by_rule"]), (name, target)
+    assert all(r["macs_ok"] for r in doc["results"]["summary"]["rows"])
