@@ -1,6 +1,7 @@
 """Experiment `cost-vs-vela`: our mirror targets vs Arm Vela's performance estimate.
 
-Each model (built-in examples + zoo exports) is exported to INT8 TFLite with ``npuready.tflite``
+Each model (built-in examples + zoo exports + the library-built architectures ``params.library`` names,
+random-initialised by timm/torchvision at ``params.library_image_size``) is exported to INT8 TFLite with ``npuready.tflite``
 (TFLite's own calibrator on seeded random inputs: Vela's estimate depends on shapes, not values),
 compiled by Vela for every Vela mirror target's reference system with ``--verbose-performance``, and
 compared per Vela operator, per op category (conv, depthwise, pooling, add, fully connected) and in
@@ -133,13 +134,31 @@ def pool_probes(probes: list[list], targets: list[str], seed: int, tmp: Path) ->
     return rows
 
 
+def library_models(ctx: RunContext) -> dict[str, Any]:
+    """``params.library`` recipes (``npuready models list``) built with random weights (torch seed 0) and
+    exported to ONNX at ``params.library_image_size`` pixels, keyed ``library:NAME``."""
+    names = list(ctx.params.get("library", []))
+    if not names:
+        return {}
+    from npuready.experiments.runners.model_report import record_tools
+    from npuready.models.library.export import cached_onnx
+
+    size = int(ctx.params.get("library_image_size", 128))
+    ctx.seed("torch.manual_seed (library recipes)", 0)
+    models = {}
+    for name in names:
+        record_tools(ctx, name)
+        models[f"library:{name}"] = cached_onnx(name, image_size=size)
+    return models
+
+
 def run(ctx: RunContext) -> dict[str, Any]:
     import importlib.metadata
 
     ctx.tool("ethos-u-vela", vela.version())
     ctx.tool("ai-edge-litert", importlib.metadata.version("ai-edge-litert"))
     seed = ctx.seed("calibration", int(ctx.params.get("seed", 0)))
-    models = cost_models(ctx)
+    models = {**cost_models(ctx), **library_models(ctx)}
     targets = list(ctx.params.get("targets", ["ethos-u55-128", "ethos-u65-256"]))
     out, skipped = [], []
     with tempfile.TemporaryDirectory(prefix="npuready-vela-") as tmp:
