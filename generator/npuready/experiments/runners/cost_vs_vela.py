@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from npuready.cost import estimate, vela
+from npuready.cost.vela_gaps import gaps
 from npuready.errors import InputError
 from npuready.experiments.context import RunContext
 from npuready.experiments.cost_models import cost_models
@@ -207,4 +208,5 @@ def run(ctx: RunContext) -> dict[str, Any]:
             "totals_goal_met": all(0.8 <= r <= 1.2 for r in ratios),
             "categories_goal_met": all(0.5 <= r <= 2.0 for v in cats.values() for r in v),
         },
+        "open_gaps": {"evidence": "simulated", **gaps(out)},
     }
