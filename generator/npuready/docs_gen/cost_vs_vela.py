@@ -160,6 +160,11 @@ def _open_gaps(gaps: dict[str, Any] | None) -> list[str]:
             "mirror's op table) runs on the NPU in Vela as a Transpose, hence the zero-cost rows.",
             "- **Explicit pads**: where the exporter writes a PAD before a conv, Vela runs four MemoryCopy ops for "
             "the borders; the ONNX graph has no node for them, so their cycles fall on the next conv's row.",
+            "- **Weight compression and prefetch** (deep layers on the Ethos-U55, weights in 0.5 GB/s flash): Vela "
+            "streams its encoded weights (`total_npu_encoded_weights` in each row's `vela_summary`, below the "
+            "original size) and DMAs a layer's weights into SRAM while earlier layers run (regor "
+            "`MeasureAccessCycles`: only the non-pre-buffered part is charged to the layer); the mirror streams the "
+            "raw int8 weights inside the layer, so weight-bound convs cost it up to several times Vela's figure.",
             "- **Lookup tables on the Ethos-U65**: the mirrors apply regor's `activationCycles[0]` (1 cycle per "
             "element) to every lookup-table output stage; Vela's own U55 rows agree, its U65 rows run twice as "
             "fast, for a reason not yet found in regor's source."]
