@@ -165,9 +165,11 @@ def _open_gaps(gaps: dict[str, Any] | None) -> list[str]:
             "original size) and DMAs a layer's weights into SRAM while earlier layers run (regor "
             "`MeasureAccessCycles`: only the non-pre-buffered part is charged to the layer); the mirror streams the "
             "raw int8 weights inside the layer, so weight-bound convs cost it up to several times Vela's figure.",
-            "- **Lookup tables on the Ethos-U65**: the mirrors apply regor's `activationCycles[0]` (1 cycle per "
-            "element) to every lookup-table output stage; Vela's own U55 rows agree, its U65 rows run twice as "
-            "fast, for a reason not yet found in regor's source."]
+            "- **Unary elementwise passes** (the Quantize/MemoryCopy rescales Vela writes for a Concat whose inputs "
+            "have other scales, and standalone lookup tables): the mirrors price a Concat as one memory round trip "
+            "and a lookup-table output stage at regor's `activationCycles[0]` (`lut_elems_per_cycle`); Vela's own "
+            "rows for these passes imply a per-element rate that matches neither that figure on the Ethos-U65 nor "
+            "`outputCycles[7]` on either mirror, for a reason not yet found in regor's source."]
     if gaps["zero_cost_layers"]:
         out += ["", "| model | target | tensor | Vela operator | Vela cycles |", "|---|---|---|---|---:|"]
         out += [f"| {z['model']} | {z['target']} | {z['tensor']} | {z['vela_operator']} | {z['reference_cycles']} |"
