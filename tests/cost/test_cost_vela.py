@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from npuready.cost import vela
+from npuready.cost import estimate, vela
 from npuready.cost.examples import pool_net
 from npuready.errors import InputError
 from npuready.experiments.runners.cost_vs_vela import compare
@@ -60,3 +60,17 @@ def test_parse_rejects_other_csv(tmp_path):
 def test_non_vela_target_is_refused(tmp_path):
     with pytest.raises(InputError, match="not a Vela mirror"):
         vela.compile_tflite(tmp_path / "m.tflite", load_target("edge-10"), tmp_path)
+
+
+def test_a_tensor_written_by_rows_apart_is_one_entry():
+    rows, summary = _fixture()
+    graph = load(pool_net())
+    again = dict(rows[0], **{"Op Cycles": 7})  # a later row writing the first tensor again
+    ops = vela.vela_ops(rows + [again], graph)
+    assert [o["tensor"] for o in ops].count("relu2") == 1
+    first = vela.vela_ops(rows, graph)[0]
+    assert ops[0]["cycles"] == first["cycles"] + 7
+    target = load_target("ethos-u55-128")
+    result = compare(graph, target, rows + [again], dict(summary, cycles_total=summary["cycles_total"] + 7))
+    npu = [layer.cycles for layer in estimate(graph, target).layers if layer.device == "npu"]
+    assert result["ours_cycles"] == sum(npu)  # every ONNX node counted once

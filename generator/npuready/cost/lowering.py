@@ -47,10 +47,11 @@ Vela's lowering for Ethos-U55/U65 (INT8), on a tensor of ``R`` rows of length ``
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
-from npuready.cost.workload import BIAS_BYTES, Workload, _is_const, _shape
+from npuready.cost.workload import BIAS_BYTES, Workload, _is_const, _shape, workload
 from npuready.graph import Graph, Node
 from npuready.targets import Target
 
@@ -77,7 +78,7 @@ def lower(graph: Graph, node: Node, target: Target) -> tuple[Step, ...] | None:
     if node.op_type in ("MatMul", "MatMulInteger", "QLinearMatMul"):
         return _activation_matmul(graph, node)
     if node.op_type == "Conv":
-        return _unrolled_strided_conv(graph, node)
+        return _grouped_conv(graph, node) or _unrolled_strided_conv(graph, node)
     return None
 
 
@@ -194,6 +195,18 @@ def _unrolled_strided_conv(graph: Graph, node: Node) -> tuple[Step, ...] | None:
     pixel = Workload("gemm", m=1, k=cin * kh * kw, n=cout, groups=1, kernel=kh * kw, cin_per_group=cin,
                      ofm_elems=cout, ifm_elems=cin * kh * kw, weight_bytes=weights)
     return tuple(Step("Conv", pixel, "Conv2D") for _ in range(batch * oh * ow))
+
+
+def _grouped_conv(graph: Graph, node: Node) -> tuple[Step, ...] | None:
+    """Regor's ``ConvertConvolutionGroup``: ``group`` one-group convs plus ``group - 1`` concat copies."""
+    w = workload(graph, node)
+    if w.kind != "gemm" or w.groups <= 1 or not w.shapes_known:
+        return None
+    g = w.groups
+    one = dataclasses.replace(w, groups=1, ofm_elems=w.ofm_elems // g, ifm_elems=w.ifm_elems // g,
+                              weight_bytes=w.weight_bytes // g)
+    copy = _ew("Identity", one.ofm_elems, one.ofm_elems, "Quantize")
+    return tuple(Step("Conv", one, "Conv2D") for _ in range(g)) + (copy,) * (g - 1)
 
 
 def _padded(node: Node, x: tuple[int, ...], y: tuple[int, ...], kernel: tuple[int, int],

@@ -29,7 +29,7 @@ import math
 import os
 
 from npuready.cost.gemm import GemmMapping, dot_product_cycles, systolic_os_cycles
-from npuready.cost.lowering import Step, lower
+from npuready.cost.lowering import LUT, Step, lower
 from npuready.cost.placement import CPU, FOLDED, NPU, place_nodes
 from npuready.cost.report import CostReport, LayerCost, Transfer
 from npuready.cost.workload import HOST_FLOPS, Workload, workload
@@ -122,8 +122,17 @@ def op_compute(op: str, w: Workload, t: Target) -> tuple[int, GemmMapping | None
             rate = t.elementwise_elems_per_cycle
         if op == "Mul" and t.mul_elems_per_cycle:
             rate = t.mul_elems_per_cycle
-        return math.ceil(w.ofm_elems * w.ops / rate), None, "lookup table" if t.activation_mode(op) == "lut" else ""
+        if t.activation_mode(op) == "lut":
+            return math.ceil(w.ofm_elems * w.ops / _lut_rate(rate, t)), None, "lookup table"
+        return math.ceil(w.ofm_elems * w.ops / rate), None, ""
     return 0, None, ""
+
+
+def _lut_rate(rate: float, t: Target) -> float:
+    """Elements per cycle of an output stage that applies a lookup table: Vela's AO cycles per element are
+    the larger of the op's output cost and the activation's (regor ``EthosU55Performance::
+    EstimateAOCyclesPerElement``; ``activationCycles[0]`` for Sigmoid/Tanh/LUT), so the slower rate wins."""
+    return min(rate, t.lut_elems_per_cycle) if t.lut_elems_per_cycle else rate
 
 
 def _depthwise_cycles(w: Workload, t: Target) -> int:
@@ -206,8 +215,10 @@ def _lowered_cost(node: Node, w: Workload, steps: tuple[Step, ...], t: Target, n
     """A node the target's compiler lowers (``npuready.cost.lowering``): the sum of its steps, each an
     ordinary op with its own compute, memory round trip and DRAM latency. ``bound`` names the larger sum."""
     compute = memory = cycles = sram = dram = vector_ops = mac_ops = 0
-    for step in steps:
+    for i, step in enumerate(steps):
         c, _, _ = op_compute(step.op, step.work, t)
+        if i + 1 < len(steps) and steps[i + 1].op == LUT and step.work.kind == "elementwise":
+            c = max(c, math.ceil(step.work.ofm_elems / _lut_rate(math.inf, t)))  # the LUT runs in this output stage
         m, s_bytes, d_bytes = _memory(step.work, t)
         compute, memory, sram, dram = compute + c, memory + m, sram + s_bytes, dram + d_bytes
         cycles += max(c, m) + (t.dram_latency_cycles if d_bytes else 0)

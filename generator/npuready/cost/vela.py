@@ -8,7 +8,9 @@ Vela writes ``<model>_per-layer.csv`` (one row per NNG operator: "Original Opera
 The exporter keeps ONNX tensor names, so a Vela row is matched to the ONNX nodes that produce its
 tensor since the previous matched tensor (a fused Conv+ReLU is one Vela operator and two ONNX nodes).
 Vela rows whose tensor is not in the ONNX graph (e.g. ``..._intermediate`` of a lowered Mean) are
-merged into the next row that is.
+merged into the next row that is; rows of a tensor seen before (a Concat that Vela writes with several
+ops, not always one after another) are merged into its first entry, so each tensor's ONNX nodes are
+costed once.
 """
 from __future__ import annotations
 
@@ -92,9 +94,10 @@ def vela_ops(rows: list[dict], graph: Graph) -> list[dict]:
             continue
         first = next((p for p in pending if p["Original Operator"] in VELA_CATEGORY), pending[0])
         op = _merged(row["Name"], first["Original Operator"], pending)
-        if ops and ops[-1]["tensor"] == row["Name"]:
-            ops[-1]["cycles"] += op["cycles"]
-            ops[-1]["vela_ops"] += op["vela_ops"]
+        seen = next((o for o in ops if o["tensor"] == row["Name"]), None)
+        if seen is not None:  # the tensor again (e.g. a Concat written by several ops): one entry per tensor,
+            seen["cycles"] += op["cycles"]  # so its ONNX nodes are counted once
+            seen["vela_ops"] += op["vela_ops"]
         else:
             ops.append(op)
         pending = []

@@ -116,6 +116,67 @@ def _largest_gaps(models: list[dict], count: int = 12) -> list[str]:
     return out
 
 
+def _open_gaps(gaps: dict[str, Any] | None) -> list[str]:
+    """The goal's verdicts and every row outside it (results.open_gaps, npuready.cost.vela_gaps)."""
+    if not gaps:
+        return []
+    medians = ", ".join(f"{t} {_r(r)}" for t, r in gaps["median_ratio"].items())
+    out = ["", "## Open gaps", "",
+           f"Goal: {gaps['goal']}. Median total ratio: {medians}; all pairs {_r(gaps['median_ratio_all'])} "
+           f"(met: **{gaps['median_goal_met']}**). Totals met: **{gaps['totals_goal_met']}**; op types met: "
+           f"**{gaps['op_types_goal_met']}**; no layer at zero: **{gaps['zero_cost_goal_met']}**. "
+           "Every row outside the goal is listed here; none is left out.", "",
+           "Totals outside ±20%:", "", "| model | target | ratio |", "|---|---|---:|"]
+    out += [f"| {g['model']} | {g['target']} | {_r(g['ratio'])} |" for g in gaps["totals_outside"]]
+    out += ["", "Per Vela operator (\"Original Operator\" of its per-layer report), summed over every model:", "",
+            "| target | Vela operator | layers | ours cycles | Vela cycles | ratio | within 1.5× |",
+            "|---|---|---:|---:|---:|---:|---|"]
+    outside = {(o["target"], o["vela_operator"]) for o in gaps["op_types_outside"]}
+    out += [f"| {o['target']} | {o['vela_operator']} | {o['layers']} | {o['ours_cycles']} | {o['reference_cycles']} | "
+            f"{_r(o['ratio'])} | {'no' if (o['target'], o['vela_operator']) in outside else 'yes'} |"
+            for o in gaps["op_types"]]
+    out += ["", "Per model and Vela operator outside ±20%:", "",
+            "| model | target | Vela operator | layers | ours cycles | Vela cycles | ratio |",
+            "|---|---|---|---:|---:|---:|---:|"]
+    out += [f"| {o['model']} | {o['target']} | {o['vela_operator']} | {o['layers']} | {o['ours_cycles']} | "
+            f"{o['reference_cycles']} | {_r(o['ratio'])} |" for o in gaps["model_op_types_outside"]]
+    out += ["", f"Vela layers the mirror costs at zero cycles: {len(gaps['zero_cost_layers'])}."]
+    out += ["", "Mechanisms behind these gaps, found in Vela 5.2.0's source (regor, in the `ethos-u-vela` sdist) "
+            "and not modelled yet:", "",
+            "- **Constant broadcast operands** (DenseNet's unfolded BatchNorm after each concat: Mul and Add by a "
+            "per-channel constant): `EthosU55Performance::MeasureElementAccess` reads the second operand once per "
+            "output element, and `EstimateMemoryTransfer` charges each NHWC read a full burst of the memory "
+            "(`vela.ini` `*_burst_length`), so the constant streams from flash/DRAM many times over; the mirror "
+            "reads the constant once.",
+            "- **Graph input and output in the arena memory** (the first conv on the Ethos-U65, whose arena is "
+            "DRAM in `Dedicated_Sram`): regor's `Scheduler` keeps graph inputs/outputs linear (NHWC) in the "
+            "feature-map memory; a 3-channel NHWC image is read in short bursts (`EstimateMemoryTransfer`) with "
+            "DRAM latency, which the mirror prices as an SRAM-resident tensor.",
+            "- **Per-op fixed costs** of small layers: `EstimateMacOpCycles` adds the first IFM block's and last "
+            "OFM block's memory latency and a scale/bias read floor (`10 * ofm_block_depth * read_latency / 256` "
+            "per block); the mirror has only the weight-load floor and one DRAM latency.",
+            "- **Transpose and channel shuffles**: Vela decomposes them into several Transpose/MemoryCopy passes; "
+            "the mirror prices one memory round trip. A Gather the mirror sends to the host (it is not in the "
+            "mirror's op table) runs on the NPU in Vela as a Transpose, hence the zero-cost rows.",
+            "- **Explicit pads**: where the exporter writes a PAD before a conv, Vela runs four MemoryCopy ops for "
+            "the borders; the ONNX graph has no node for them, so their cycles fall on the next conv's row.",
+            "- **Weight compression and prefetch** (deep layers on the Ethos-U55, weights in 0.5 GB/s flash): Vela "
+            "streams its encoded weights (`total_npu_encoded_weights` in each row's `vela_summary`, below the "
+            "original size) and DMAs a layer's weights into SRAM while earlier layers run (regor "
+            "`MeasureAccessCycles`: only the non-pre-buffered part is charged to the layer); the mirror streams the "
+            "raw int8 weights inside the layer, so weight-bound convs cost it up to several times Vela's figure.",
+            "- **Unary elementwise passes** (the Quantize/MemoryCopy rescales Vela writes for a Concat whose inputs "
+            "have other scales, and standalone lookup tables): the mirrors price a Concat as one memory round trip "
+            "and a lookup-table output stage at regor's `activationCycles[0]` (`lut_elems_per_cycle`); Vela's own "
+            "rows for these passes imply a per-element rate that matches neither that figure on the Ethos-U65 nor "
+            "`outputCycles[7]` on either mirror, for a reason not yet found in regor's source."]
+    if gaps["zero_cost_layers"]:
+        out += ["", "| model | target | tensor | Vela operator | Vela cycles |", "|---|---|---|---|---:|"]
+        out += [f"| {z['model']} | {z['target']} | {z['tensor']} | {z['vela_operator']} | {z['reference_cycles']} |"
+                for z in gaps["zero_cost_layers"]]
+    return out
+
+
 def _escaped(value: Any) -> Any:
     """Every string from the result as literal Markdown text (no links, images, HTML or code spans)."""
     if isinstance(value, str):
@@ -144,6 +205,11 @@ def render_markdown(result: dict[str, Any]) -> str:
         "cost the same ONNX model. Ratio = ours / Vela. **Both sides are estimates (simulated); neither is "
         "silicon.** Vela 5.2.0 estimates with its C++ core (regor); the mirror's structure follows the legacy "
         "Python core's published performance code and `vela.ini` (see docs/targets.md), not regor's tables.",
+        "",
+        "Models named `library:NAME` are architectures built by timm/torchvision from code with **random "
+        "weights** (torch seed 0) at a small input (`params.library_image_size` in the spec); like every model "
+        "here they are calibrated on seeded random normal inputs, since Vela's estimate depends on shapes, "
+        "not values.",
         "",
         f"Goal: {summ['goal']}. Totals met: **{summ['totals_goal_met']}** "
         f"(range {_r(summ['total_ratio_min'])} – {_r(summ['total_ratio_max'])}); "
@@ -219,6 +285,7 @@ def render_markdown(result: dict[str, Any]) -> str:
     lines += _pooling_rows(models)
     lines += _lowered_rows(models)
     lines += _unrolled_conv_rows(models)
+    lines += _open_gaps(result["results"].get("open_gaps"))
     lines += _largest_gaps(models)
     lines += ["", "Per-layer pairs for every model are in `experiments/cost-vs-vela/result.json` "
                   "(`results.comparison.models[].layers[]`).", ""]

@@ -30,6 +30,7 @@ _OPTIONAL = {
     "channel_block": (int, True), "part_kernel_step": (int, False), "pool_ops_per_cycle": ((int, float), True),
     "weight_load_cycles": (int, False), "global_pool_as_depthwise": (bool, False),
     "mul_elems_per_cycle": ((int, float), True), "lowering": (str, False),
+    "lut_elems_per_cycle": ((int, float), True),
 }
 LOWERINGS = ("none", "vela")  # npuready.cost.lowering
 # Every number in the file needs a line in [sources] saying where it comes from.
@@ -39,7 +40,7 @@ _SOURCE_GROUPS = {
     "memory": ("sram_kib", "dram_gbps", "sram_gbps", "weight_memory", "dram_latency_cycles"),
     "vector": ("vector_lanes", "depthwise_engine", "output_elems_per_cycle", "elementwise_elems_per_cycle",
                "weight_load_cycles", "global_pool_as_depthwise", "pool_ops_per_cycle", "mul_elems_per_cycle",
-               "lowering"),
+               "lowering", "lut_elems_per_cycle"),
     "host": ("host_gflops", "host_link_gbps"),
     "energy": (),
     "activations": (),

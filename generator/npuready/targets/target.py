@@ -70,6 +70,7 @@ class Target:
     weight_load_cycles: int = 0  # dot-product engine: minimum cycles per channel block x kernel step (depthwise)
     global_pool_as_depthwise: bool = False  # the compiler lowers GlobalAveragePool/ReduceMean to a depthwise conv
     mul_elems_per_cycle: float | None = None  # elementwise Mul throughput; None = elementwise_elems_per_cycle
+    lut_elems_per_cycle: float | None = None  # output stage with a lookup-table activation; None = no such limit
     lowering: str = "none"  # compiler lowering of ops without a kernel (npuready.cost.lowering): none | vela
     reference: Mapping[str, str] = field(default_factory=dict)  # external tool settings a mirror matches
     # --- what the target runs beyond its op table (npuready.lint.policy reads these) ---

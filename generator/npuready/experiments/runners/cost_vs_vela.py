@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from npuready.cost import estimate, vela
+from npuready.cost.vela_gaps import gaps
 from npuready.errors import InputError
 from npuready.experiments.context import RunContext
 from npuready.experiments.cost_models import cost_model, cost_model_names
@@ -144,9 +145,30 @@ def _setup(ctx: RunContext) -> tuple[int, list[str]]:
     return seed, list(ctx.params.get("targets", ["ethos-u55-128", "ethos-u65-256"]))
 
 
+LIBRARY = "library:"
+
+
+def library_names(ctx: RunContext) -> list[str]:
+    """``params.library`` recipes (``npuready models list``), keyed ``library:NAME``."""
+    return [f"{LIBRARY}{name}" for name in ctx.params.get("library", [])]
+
+
+def library_model(ctx: RunContext, key: str) -> Any:
+    """A ``library:NAME`` recipe built with random weights (torch seed 0) and exported to ONNX at
+    ``params.library_image_size`` pixels (cached)."""
+    from npuready.experiments.runners.model_report import record_tools
+    from npuready.models.library.export import cached_onnx
+
+    name = key[len(LIBRARY):]
+    ctx.seed("torch.manual_seed (library recipes)", 0)
+    record_tools(ctx, name)
+    return cached_onnx(name, image_size=int(ctx.params.get("library_image_size", 128)))
+
+
 def tasks(ctx: RunContext) -> list[Task]:
     """One task per model (exported once, compiled for every mirror target), one for the pooling probes."""
-    return [Task(f"model:{name}", {"model": name}) for name in cost_model_names(ctx)] + [Task("pool_probes")]
+    names = cost_model_names(ctx) + library_names(ctx)
+    return [Task(f"model:{name}", {"model": name}) for name in names] + [Task("pool_probes")]
 
 
 def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -155,7 +177,7 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
         if "model" not in args:
             return {"probes": pool_probes(list(ctx.params.get("pool_probes", [])), targets, seed, Path(tmp))}
         name = args["model"]
-        graph = load(cost_model(ctx, name))
+        graph = load(library_model(ctx, name) if name.startswith(LIBRARY) else cost_model(ctx, name))
         tfl = Path(tmp) / f"{name}.tflite"
         try:
             tfl.write_bytes(_int8_tflite(graph, seed, int(ctx.params.get("calibration_batches", 4))))
@@ -205,4 +227,5 @@ def merge(ctx: RunContext, outputs: dict[str, Any]) -> dict[str, Any]:
             "totals_goal_met": all(0.8 <= r <= 1.2 for r in ratios),
             "categories_goal_met": all(0.5 <= r <= 2.0 for v in cats.values() for r in v),
         },
+        "open_gaps": {"evidence": "simulated", **gaps(out)},
     }
