@@ -131,6 +131,18 @@ def test_deep_link_opens_the_record_and_the_number(page_and_watch, repo_site):
     assert watch.errors == []
 
 
+@pytest.mark.parametrize("link", ["#exp=no-such-experiment&path=/results", "#exp=lint-corpus&path=/no/such/pointer",
+                                  "#exp=%E0%A4%A"])
+def test_a_bad_deep_link_is_explained_on_the_page(page_and_watch, repo_site, link):
+    page, watch = page_and_watch
+    _open(page, repo_site, link)
+    box = page.locator("#link-error")
+    box.wait_for(state="visible")
+    assert box.inner_text().startswith("This link points to nothing on this page")
+    assert page.locator("#view-findings").is_visible()
+    assert watch.errors == []
+
+
 def test_raw_record_downloads_as_the_stored_json(page_and_watch, repo_site, tmp_path):
     page, watch = page_and_watch
     _open(page, repo_site, "#exp=lint-corpus&path=/results/setup")
