@@ -109,6 +109,8 @@ def build_report(request: ReportRequest, progress: Callable[[str], None] = lambd
             cost_out[name] = estimate(src.graph, target, edges=edges).to_dict()
             timings[f"cost_{name}_s"] = time.perf_counter() - t
             row["cycles_sum"] = checks.cycles_sum(cost_out[name])
+        if name in part_out and (norms := checks.norm_placement(src.graph, target, part_out[name])) is not None:
+            row["norm_placement"] = norms
         if name in part_out and src.recipe and _is_yolo(src.recipe):
             row["yolo_tail"] = checks.yolo_tail(desc, part_out[name])
         target_checks[name] = row

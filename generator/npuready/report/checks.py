@@ -81,3 +81,27 @@ def yolo_tail(desc: dict[str, Any], partition: dict[str, Any]) -> dict[str, Any]
     return {"head_scope": head_scope(desc), "decode_nodes": len(decode),
             "in_cpu_tail_or_folded": len(decode) - len(outside), "not_in_tail": outside[:50],
             "placement_reasons": dict(sorted(reasons.items())), "ok": bool(decode) and not outside}
+
+
+def norm_placement(graph, target, partition: dict[str, Any]) -> dict[str, Any] | None:
+    """Every LayerNormalization is placed as the target's severity policy says: on the NPU where the target
+    declares it runs it (natively or through a lowering), on the CPU where it cannot
+    (``npuready.targets.support.node_support``). None when the graph has no LayerNormalization."""
+    from npuready.targets.support import node_support
+
+    norms = [n for n in graph.nodes if n.op_type == "LayerNormalization"]
+    if not norms:
+        return None
+    placement = {p["node"]: p for p in partition["placements"]}
+    modes: Counter = Counter()
+    wrong = []
+    for node in norms:
+        support = node_support(graph, node, target)
+        modes[support.mode] += 1
+        device = placement[node.name]["device"]
+        if placement[node.name]["reason"].startswith("cpu: edges policy"):
+            continue  # pre/post-processing moved to the host on purpose
+        if (device == "npu") != support.runs:
+            wrong.append({"node": node.name, "device": device, "target_runs_it": support.runs, "how": support.how})
+    return {"layer_norms": len(norms), "target_modes": dict(sorted(modes.items())), "not_as_declared": wrong[:50],
+            "ok": not wrong}
