@@ -16,7 +16,8 @@ from npuready.paths import docs_dir, experiments_dir  # noqa: E402
 HOSTILE = ("<script>alert(1)</script><img src=x onerror=alert(2)>[a](javascript:alert(3))"
            "![i](https://evil.example/x.png)[d](data:text/html,hi)\x1b[31m")
 # keys whose strings are identifiers or enumerations the schema constrains; everything else is free text
-STRUCTURAL = {"id", "view", "evidence", "schema_version", "spec_sha256", "sha256", "kind", "commit", "dirty"}
+STRUCTURAL = {"id", "view", "evidence", "schema_version", "spec_sha256", "sha256", "kind", "commit", "dirty",
+              "targets", "target", "stages", "edges"}  # target names are registry identifiers
 
 
 def _poison(value, key=""):
@@ -54,9 +55,12 @@ def test_experiments_md_is_inert(poisoned):
 
 def test_site_html_is_inert(poisoned):
     build, _ = poisoned
-    page = build.files["index.html"] if isinstance(build.files["index.html"], str) else build.files["index.html"].decode()
-    assert "&lt;script&gt;alert(1)" in page  # the hostile text is there, as text
-    assert "<script>alert(1)" not in page
-    assert not re.search(r"<img[^>]*onerror", page)
-    assert not re.search(r'(href|src)\s*=\s*["\']?\s*(javascript|data|vbscript):', page, flags=re.I)
-    assert "https://evil.example" not in "".join(re.findall(r'(?:href|src)="[^"]*"', page))
+    pages = {name: (text if isinstance(text, str) else text.decode()) for name, text in build.files.items()
+             if name.endswith(".html")}
+    assert "index.html" in pages and any(name.startswith("models/") for name in pages)
+    assert "&lt;script&gt;alert(1)" in pages["index.html"]  # the hostile text is there, as text
+    for name, page in pages.items():
+        assert "<script>alert(1)" not in page, name
+        assert not re.search(r"<img[^>]*onerror", page), name
+        assert not re.search(r'(href|src)\s*=\s*["\']?\s*(javascript|data|vbscript):', page, flags=re.I), name
+        assert "https://evil.example" not in "".join(re.findall(r'(?:href|src)="[^"]*"', page)), name
