@@ -52,7 +52,32 @@
     drawCharts(document.getElementById("view-" + name));
   }
 
+  function linkProblem(text) {  /* a deep link that points to nothing: say so on the page, not only in the console */
+    var box = document.getElementById("link-error");
+    if (!box && !text) { return; }
+    if (!box) {
+      box = document.createElement("p");
+      box.id = "link-error";
+      box.className = "link-error";
+      box.setAttribute("role", "alert");
+      (document.querySelector("main") || document.body).prepend(box);
+    }
+    box.textContent = text;
+    box.hidden = !text;
+  }
+
   function route() {
+    try {
+      routeTo();
+      linkProblem("");
+    } catch (e) {
+      showView("findings");
+      linkProblem("This link points to nothing on this page (" + (e && e.message ? e.message : e) +
+                  "); showing the findings instead.");
+    }
+  }
+
+  function routeTo() {
     var h = parseHash();
     showView(h.view);
     if (h.exp) {
