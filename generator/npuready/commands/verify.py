@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     from npuready.errors import InputError
     from npuready.commands.shape_args import load_pinned
     from npuready.quant.inputs import load_inputs
-    from npuready.verify.data_check import check_evaluation, check_npz_counts, output_classes
+    from npuready.verify.data_check import check_evaluation, output_classes
     from npuready.verify.gate import GateLimits, gate
     from npuready.verify.ladder import run_ladder
     from npuready.verify.render import to_json, to_text
@@ -75,7 +75,6 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--min-agreement and --max-drop: must be fractions in [0, 1]")
     fm, qm = load_pinned(args.float_model, args), load_pinned(args.qdq_model, args)
     shape = tuple(d if isinstance(d, int) else 1 for d in (fm.inputs[0].shape or ()))
-    check_npz_counts(args.data)
     data = load_inputs(args.data, args.images, shape)
     check_evaluation(data.x, data.labels, output_classes(fm.model), args.data)
     result = run_ladder(fm.model, qm.model, data.x, data.labels, rounding=args.rounding, engine=args.engine,

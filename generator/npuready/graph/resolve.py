@@ -27,21 +27,16 @@ body, onnxruntime 1.32, pinned in pyproject.toml) and a partial result is used a
 Cost: the symbolic pass needs sympy (about a second to import) and runs only when onnx's result leaves a
 dim that is neither static nor a graph input's named dim. ``onnxruntime.tools``' package ``__init__``
 imports PyTorch when it is installed (seconds, and torch is no core dependency), so the one module
-``symbolic_shape_infer.py`` (which needs only numpy, onnx, sympy and packaging) is loaded from its file.
+``symbolic_shape_infer`` (which needs only numpy, onnx, sympy and packaging) is imported through
+``npuready.ort_tools``, which skips that ``__init__``.
 """
 from __future__ import annotations
 
-import importlib.util
 import logging
-import sys
-from pathlib import Path
 
 import onnx
 
 from npuready.graph.ort_fold import folded_values, with_constants
-
-SYMBOLIC_MODULE = "onnxruntime.tools.symbolic_shape_infer"
-
 
 def onnx_inferred(model: onnx.ModelProto) -> onnx.ModelProto:
     """onnx's own shape inference with data propagation (non-strict); raises what onnx raises."""
@@ -72,25 +67,14 @@ def symbolic_inferred(model: onnx.ModelProto) -> onnx.ModelProto | None:
 
 
 def _symbolic_module():
-    if SYMBOLIC_MODULE in sys.modules:
-        return sys.modules[SYMBOLIC_MODULE]
-    spec = importlib.util.find_spec("onnxruntime")
-    if spec is None or spec.origin is None:
-        return None
-    path = Path(spec.origin).parent / "tools" / "symbolic_shape_infer.py"
-    if not path.is_file():
-        return None
-    name = "npuready._ort_symbolic_shape_infer"
-    if name in sys.modules:
-        return sys.modules[name]
+    """onnxruntime's ``symbolic_shape_infer`` imported without the ``onnxruntime.tools`` package ``__init__``
+    (``npuready.ort_tools``); None when it (or sympy) cannot be imported."""
+    from npuready.ort_tools import import_tool
+
     try:
-        file_spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(file_spec)
-        file_spec.loader.exec_module(module)
+        return import_tool("symbolic_shape_infer")
     except ImportError:
         return None
-    sys.modules[name] = module
-    return module
 
 
 def resolve(model: onnx.ModelProto) -> onnx.ModelProto:

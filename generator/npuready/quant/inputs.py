@@ -78,6 +78,8 @@ def load_inputs(source: str, n: int | None = None, input_shape=(1, 1, 28, 28), s
 
         arrays = read_npz(path, required=("x",), optional=("y",), finite=("x",))
         x, y = arrays["x"], arrays.get("y")
+        if y is not None and len(x) != len(y):  # before anything is truncated to ``n``
+            raise InputError(f"{path}: {len(y)} labels for {len(x)} images; give exactly one label per image in 'y'")
         if x.ndim != len(input_shape) or tuple(x.shape[1:]) != tuple(input_shape[1:]):
             raise InputError(f"{path}: 'x' has shape {list(x.shape)}; the model takes N×{'×'.join(map(str, input_shape[1:]))}")
         if y is not None:

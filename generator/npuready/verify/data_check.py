@@ -10,7 +10,6 @@ to do.
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Sequence
 
 import numpy as np
@@ -34,19 +33,6 @@ def check_finite(x: np.ndarray, source: str, names: Sequence[str] | None = None)
         i = int(np.flatnonzero(bad)[0])
         raise InputError(f"{_where(source, names, i)} holds NaN or infinite values ({int(bad.sum())} of {len(x)} "
                          "inputs do); fix or drop them")
-
-
-def check_npz_counts(source: str) -> None:
-    """An .npz whose ``x`` and ``y`` differ in length is refused before anything is truncated."""
-    path = Path(source)
-    if path.suffix != ".npz" or not path.is_file():
-        return
-    from npuready.inputs.npz import read_npz
-
-    z = read_npz(path, required=("x",), optional=("y",))  # validated: headers, budget, no pickle
-    if "y" in z and len(z["x"]) != len(z["y"]):
-        raise InputError(f"{path}: {len(z['y'])} labels for {len(z['x'])} images; give exactly one label "
-                         "per image in 'y'")
 
 
 def check_evaluation(x: np.ndarray, labels, classes: int | None, source: str,
