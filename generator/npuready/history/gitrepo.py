@@ -87,11 +87,17 @@ class GitRepo:
             raise InputError(f"{label} '{rev}': not a commit in {self.root}{where}; give a commit hash, tag or "
                              f"branch that 'git log' lists") from None
 
-    def log(self, pathspecs: list[str], rev: str = "HEAD") -> list[Commit]:
-        """Commits reachable from ``rev`` that changed a path matching ``pathspecs``, oldest first."""
-        out = self._git("log", "--topo-order", "--reverse", "--format=%H%x00%cI%x00%s%x00", rev, "--", *pathspecs)
-        fields = out.decode("utf-8", "replace").split("\x00")
-        return [Commit(fields[i].strip(), fields[i + 1], fields[i + 2]) for i in range(0, len(fields) - 2, 3)]
+    def log(self, pathspecs: list[str], rev: str = "HEAD") -> list[tuple[Commit, frozenset[str]]]:
+        """Commits reachable from ``rev`` that changed a path matching ``pathspecs``, oldest first (topological
+        order), each with the matching paths it changed against its first parent (a merge: what it brought in)."""
+        out = self._git("log", "--topo-order", "--reverse", "--diff-merges=first-parent", "--name-only", "-z",
+                        "--format=%x01%H%x00%cI%x00%s", rev, "--", *pathspecs).decode("utf-8", "replace")
+        found = []
+        for record in filter(None, out.split("\x01")):
+            sha, date, rest = record.split("\x00", 2)
+            subject, _, names = rest.partition("\x00")  # -z: "subject NUL [LF name NUL ...]"
+            found.append((Commit(sha.strip(), date, subject), frozenset(filter(None, names.lstrip("\n").split("\x00")))))
+        return found
 
     def log_one(self, rev: str) -> Commit:
         """The commit ``rev`` itself (hash, date, subject)."""

@@ -3,7 +3,9 @@
 Built from git alone (``git log``, ``git ls-tree``, ``git cat-file``): no network, no checkout. For every
 commit that changed some ``experiments/*/result.json`` the tree is read, so the value an experiment shows
 at a commit is exactly what that commit stored (side branches included, in topological order). Identical
-result files are read once. The site's History view reads this document (it recomputes nothing); when the
+result files are read once. An experiment "changed" at a commit when that commit
+changed its result file against its first parent (for a merge: what the merge brought in); merges that
+changed no result are left out. The site's History view reads this document (it recomputes nothing); when the
 history cannot be read the document says why (``available: false``) and the view shows that sentence.
 """
 from __future__ import annotations
@@ -63,7 +65,8 @@ def build_history(repo_root: Path, rev: str = "HEAD") -> dict[str, Any]:
 
 
 def _build(git: GitRepo, rev: str) -> dict[str, Any]:
-    commits = git.log([RESULT_GLOB], rev)
+    logged = [(c, names) for c, names in git.log([RESULT_GLOB], rev) if names]  # merges that changed none: out
+    commits = [c for c, _ in logged]
     trees = [{experiment_id(p): blob for p, blob in git.tree_blobs(c.hash, RESULTS_DIR, RESULT_FILE).items()}
              for c in commits]
     ids = sorted({exp_id for tree in trees for exp_id in tree})
@@ -84,7 +87,7 @@ def _build(git: GitRepo, rev: str) -> dict[str, Any]:
             if values not in states:
                 states.append(values)
             at.append(states.index(values))
-            if i == 0 or blobs[i - 1] != blob:
+            if f"{RESULTS_DIR}/{exp_id}/{RESULT_FILE}" in logged[i][1]:
                 changed.append(i)
         experiments[exp_id] = {
             "title": str((latest or {}).get("title", exp_id)),
