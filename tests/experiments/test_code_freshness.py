@@ -103,3 +103,43 @@ def test_no_hashes_and_no_history_cannot_be_checked_and_says_so(repo, capsys):
     (line,) = capsys.readouterr().err.splitlines()
     assert line.startswith("probes: cannot tell whether the code that produced result.json changed (")
     assert line.endswith("run 'npuready run probes' to record its source files")
+
+
+def _git_out(*args):
+    import subprocess
+
+    from npuready.paths import repo_root
+
+    return subprocess.run(["git", "-C", str(repo_root()), *args], capture_output=True, text=True).stdout
+
+
+@pytest.mark.skipif(_git_out("rev-parse", "--is-shallow-repository").strip() != "false",
+                    reason="needs this repository's full history")
+def test_reconstructed_baselines_of_the_committed_results_agree_with_git_diff():
+    """Every committed result without recorded hashes (the library-built YOLOv8n report included): a file its
+    runner imports then and now counts as changed exactly when `git diff COMMIT` lists it."""
+    from npuready.experiments.code_freshness import _CommitTrees, baseline
+    from npuready.experiments.registry import runner_module
+    from npuready.experiments.run import declared_ids, spec_for
+    from npuready.paths import repo_root
+
+    trees = _CommitTrees(repo_root())
+    checked = []
+    for exp_id in declared_ids():
+        path = experiments_dir() / exp_id / "result.json"
+        if not path.is_file():
+            continue
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if "code" in doc["provenance"]:
+            continue
+        runner = runner_module(exp_id, spec_for(exp_id).kind)
+        then, basis = baseline(doc, runner, trees)
+        now = fingerprint.file_hashes(runner)
+        commit = doc["provenance"]["git"]["commit"]
+        differing = set(_git_out("diff", "--name-only", commit, "--", fingerprint.PACKAGE_PREFIX).split())
+        both = set(then) & set(now)
+        assert {p for p in both if then[p] != now[p]} == both & differing, exp_id
+        assert f"generator/npuready/experiments/runners/{runner.rsplit('.', 1)[-1]}.py" in then, exp_id
+        checked.append(exp_id)
+    assert "model-report-yolov8n" in checked or "code" in json.loads(
+        (experiments_dir() / "model-report-yolov8n" / "result.json").read_text(encoding="utf-8"))["provenance"]
