@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "intake": "npuready.commands.intake",
     "deploy": "npuready.commands.deploy",
     "run": "npuready.commands.run",
+    "diff": "npuready.commands.diff",
     "docs": "npuready.commands.docs",
     "site": "npuready.commands.site",
     "models": "npuready.commands.models",

@@ -2,7 +2,7 @@
    Reads only the JSON embedded in the page (file:// cannot fetch); makes no network request. */
 (function () {
   "use strict";
-  var VIEWS = ["findings", "models", "npu", "integer", "reports", "records", "docs"];
+  var VIEWS = ["findings", "models", "npu", "integer", "reports", "records", "history", "docs"];
   var cache = {};
 
   function data(exp) {

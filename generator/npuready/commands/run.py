@@ -22,7 +22,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("ids", nargs="*", metavar="ID", help="experiment ids (see --list)")
     p.add_argument("--all", action="store_true", help="run every declared experiment")
     p.add_argument("--list", action="store_true", help="list declared experiments and exit")
-    p.add_argument("--check", action="store_true", help="check every result is fresh (spec unchanged) and valid")
+    p.add_argument("--check", action="store_true",
+                   help="check every result is fresh and valid: spec and input files unchanged, and no source file "
+                        "its runner imports (transitively, within npuready) changed since it was produced")
+    p.add_argument("--verbose", action="store_true", help="with --check: list every changed source file")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int, metavar="N", default=None,
                        help="local Dask cluster of N worker processes (default: one per CPU); 0 = no Dask")
@@ -48,7 +51,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"{exp_id}\t{spec.view}\t{spec.title}")
         return 0
     if args.check:
-        return check_result(stale_experiments(), f"all {len(declared_ids())} experiment results are fresh")
+        from npuready.experiments.code_freshness import stale_code
+
+        return check_result(stale_experiments() + stale_code(verbose=args.verbose),
+                            f"all {len(declared_ids())} experiment results are fresh")
     ids = declared_ids() if args.all else args.ids
     if not ids:
         raise InputError("name at least one experiment id, or use --all / --list")

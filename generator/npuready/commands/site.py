@@ -52,6 +52,10 @@ def run(args: argparse.Namespace) -> int:
     weight = sum(len(v) for v in build.files.values())
     print(f"wrote {len(written)} files to {out} and {docs_dir / 'EXPERIMENTS.md'}: "
           f"{build.figures} drillable numbers, {weight / 1024:.0f} KiB generated")
+    from npuready.history.publish import summary_line, write_history
+    from npuready.paths import repo_root
+
+    print(summary_line(write_history(out, repo_root())[0]))  # built, not committed: it moves with every commit
     return 0
 
 

@@ -6,7 +6,12 @@ the packages' ``__init__.py`` files on the way and ``y`` itself when it is a sub
 imports resolve against the importing module. Modules outside npuready count only as their own file
 (a test runner, say); third-party packages are not followed (their versions are provenance).
 
-The task cache (``npuready run --resume``) keys finished tasks by it; a freshness check can reuse it.
+The same walk runs over any source tree: the package on disk (``module_files``, ``file_hashes``) or the
+package as an earlier commit stored it (``tree_files`` with a reader of that commit's files). Files are
+named by their path in the repository (``generator/npuready/...``), so the two can be compared.
+
+The task cache (``npuready run --resume``) keys finished tasks by it; each result records the per-file
+hashes (``provenance.code``) and ``npuready run --check`` compares them with the files now.
 """
 from __future__ import annotations
 
@@ -15,20 +20,27 @@ import hashlib
 import importlib.util
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 PACKAGE = "npuready"
+PACKAGE_PREFIX = f"generator/{PACKAGE}"  # where the package's files sit in the repository
 
 
 ROOT = Path(__file__).resolve().parents[1]  # the npuready package folder
 
 
+def package_candidates(name: str) -> tuple[str, str]:
+    """Paths (under the package folder) a npuready module may live at: ``x/__init__.py``, ``x.py``."""
+    base = "/".join(name.split(".")[1:])
+    return (f"{base}/__init__.py".lstrip("/"), f"{base}.py") if base else ("__init__.py", "__init__.py")
+
+
 def _module_file(name: str) -> Path | None:
     """Source file of a module; npuready modules are found by path without importing anything."""
     if name == PACKAGE or name.startswith(PACKAGE + "."):
-        base = ROOT.joinpath(*name.split(".")[1:])
-        for path in (base / "__init__.py", base.with_suffix(".py")):
-            if path.is_file():
-                return path
+        for rel in package_candidates(name):
+            if (ROOT / rel).is_file():
+                return ROOT / rel
         return None
     try:
         spec = importlib.util.find_spec(name)
@@ -44,11 +56,10 @@ def _with_parents(name: str) -> list[str]:
     return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
 
 
-@lru_cache(maxsize=None)
-def _imported_names(path: Path, module: str) -> tuple[str, ...]:
-    """Dotted npuready module names the file at ``path`` (module ``module``) may import."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    is_package = path.name == "__init__.py"
+@lru_cache(maxsize=4096)
+def imported_names(text: str, module: str, is_package: bool) -> tuple[str, ...]:
+    """Dotted npuready module names a source ``text`` (module ``module``) may import."""
+    tree = ast.parse(text, filename=module)
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -65,21 +76,56 @@ def _imported_names(path: Path, module: str) -> tuple[str, ...]:
     return tuple(sorted(n for n in names if n == PACKAGE or n.startswith(PACKAGE + ".")))
 
 
-def module_files(module: str) -> dict[str, Path]:
-    """Module name → source file for ``module`` and every npuready module it reaches by imports."""
-    seen: dict[str, Path] = {}
+def walk(module: str, locate: Callable[[str], str | None], read: Callable[[str], str]) -> dict[str, str]:
+    """Module name → file key for ``module`` and every npuready module it reaches by imports.
+    ``locate(name)`` gives a module's file key (None: not a module), ``read(key)`` its source text."""
+    seen: dict[str, str] = {}
     todo = [module]
     while todo:
         name = todo.pop()
         for part in _with_parents(name) if name.startswith(PACKAGE) else [name]:
             if part in seen:
                 continue
-            path = _module_file(part)
-            if path is None:  # an attribute imported with `from pkg import attr`, or not a source module
+            key = locate(part)
+            if key is None:  # an attribute imported with `from pkg import attr`, or not a source module
                 continue
-            seen[part] = path
-            todo.extend(_imported_names(path, part))
+            seen[part] = key
+            todo.extend(imported_names(read(key), part, key.endswith("__init__.py")))
     return dict(sorted(seen.items()))
+
+
+def module_files(module: str) -> dict[str, Path]:
+    """Module name → source file on disk for ``module`` and every npuready module it reaches by imports."""
+    def locate(name: str) -> str | None:
+        path = _module_file(name)
+        return None if path is None else str(path)
+
+    return {name: Path(key) for name, key in walk(module, locate, lambda key: Path(key).read_text("utf-8")).items()}
+
+
+def tree_files(module: str, files: set[str], read: Callable[[str], str]) -> dict[str, str]:
+    """Module name → repository path of the npuready modules ``module`` reaches in another tree of the
+    package: ``files`` are the repository paths present there, ``read(path)`` gives one's text."""
+    def locate(name: str) -> str | None:
+        if not (name == PACKAGE or name.startswith(PACKAGE + ".")):
+            return None
+        return next((p for p in (f"{PACKAGE_PREFIX}/{r}" for r in package_candidates(name)) if p in files), None)
+
+    return walk(module, locate, read)
+
+
+def repo_path(path: Path) -> str:
+    """How a source file is named in provenance: ``generator/npuready/...`` for package files, else its path."""
+    try:
+        return f"{PACKAGE_PREFIX}/{path.resolve().relative_to(ROOT).as_posix()}"
+    except ValueError:
+        return str(path)
+
+
+def file_hashes(module: str) -> dict[str, str]:
+    """Repository path → SHA-256 of every source file of ``module_files(module)``, sorted by path."""
+    return dict(sorted((repo_path(p), hashlib.sha256(p.read_bytes()).hexdigest())
+                       for p in module_files(module).values()))
 
 
 def code_fingerprint(module: str) -> str:

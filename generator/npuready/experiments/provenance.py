@@ -1,4 +1,4 @@
-"""Provenance of a run: git commit, package and tool versions, machine."""
+"""Provenance of a run: git commit, package and tool versions, machine, the source files of its runner."""
 from __future__ import annotations
 
 import importlib.metadata
@@ -18,6 +18,14 @@ def git_commit(repo: Path) -> dict[str, Any]:
         return {"commit": sha or None}
     except (OSError, subprocess.SubprocessError):
         return {"commit": None}
+
+
+def code(runner: str) -> dict[str, Any]:
+    """The runner module and the SHA-256 of every npuready source file it imports, transitively
+    (``fingerprint.file_hashes``); ``npuready run --check`` names the files that changed since."""
+    from npuready.experiments.fingerprint import file_hashes
+
+    return {"runner": runner, "files": file_hashes(runner)}
 
 
 def package_versions() -> dict[str, str]:

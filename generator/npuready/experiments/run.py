@@ -42,6 +42,7 @@ def build_result(spec: ExperimentSpec, show_progress: bool = True, sweep: Sweep 
     if runner is None:
         raise InputError(f"experiment '{spec.id}' has a spec but no runner in npuready/experiments/registry.py")
     module = importlib.import_module(runner)
+    code = provenance.code(runner)  # the source files it imports, hashed before anything runs
     repo = repo_root()
     ctx = RunContext(experiment_id=spec.id, params=dict(spec.params), repo=repo, show_progress=show_progress)
     if spec.path is not None:
@@ -84,6 +85,7 @@ def build_result(spec: ExperimentSpec, show_progress: bool = True, sweep: Sweep 
             "inputs": dict(sorted(ctx.inputs.items())),
             "machine": provenance.machine(),
             "seeds": dict(sorted(ctx.seeds.items())),
+            "code": code,
         },
         "results": plain(results),
         "timing": timing,

@@ -34,6 +34,18 @@ RESULT_SCHEMA: dict[str, Any] = {
                 "inputs": {"type": "object", "additionalProperties": {"type": "string", "pattern": "^[0-9a-f]{64}$"}},
                 "machine": {"type": "object"},
                 "seeds": {"type": "object", "additionalProperties": {"type": "integer"}},
+                # the runner and every npuready source file it imports (repository path -> SHA-256);
+                # absent in results produced before it was recorded
+                "code": {
+                    "type": "object",
+                    "required": ["runner", "files"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "runner": {"type": "string", "minLength": 1},
+                        "files": {"type": "object",
+                                  "additionalProperties": {"type": "string", "pattern": "^[0-9a-f]{64}$"}},
+                    },
+                },
             },
         },
         "results": {

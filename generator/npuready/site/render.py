@@ -37,7 +37,7 @@ VIEW_BLURBS = {
     "integer": "Float vs fake-quant vs integer: parity ladder, per-node mismatch, bit-exactness vs LiteRT.",
     "records": "Every stored experiment with its provenance; search and filter, open any record's raw JSON.",
 }
-ASSETS = ("site.css", "site.js", "modelview.js")
+ASSETS = ("site.css", "site.js", "modelview.js", "history.js")
 RECORDS_DOC = "EXPERIMENTS"
 AUTO_HEADLINE_NUMBERS = 4
 

@@ -1,0 +1,1 @@
+"""Results across commits: key figures per experiment read from git history, timelines and two-commit diffs."""

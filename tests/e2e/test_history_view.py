@@ -1,0 +1,81 @@
+"""The History view in Chromium: key figures by commit and the two-commit diff from history-data.js;
+a page built without history, or where git history was unavailable, says so. No errors, no network."""
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "history"))
+from history_repos import probes_repo  # noqa: E402
+
+from npuready.commands.site import build_all, write_all  # noqa: E402
+from npuready.history.publish import HISTORY_SCRIPT, write_history  # noqa: E402
+
+FIXTURES = Path(__file__).resolve().parents[1] / "site" / "fixtures"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("history-site")
+    shutil.copytree(FIXTURES / "experiments", root / "experiments")
+    build, md = build_all(root / "experiments", root / "docs")
+    write_all(build, md, root / "docs", root / "site")
+    return root / "site"
+
+
+def _open(page, site: Path, state: str):
+    page.goto("about:blank")
+    page.goto((site / "index.html").as_uri() + "#history")
+    page.wait_for_selector(f"#view-history[data-history='{state}']")
+    return page
+
+
+def test_figures_by_commit_and_the_diff_picker(site, tmp_path, page_and_watch):
+    page, watch = page_and_watch
+    repo, hashes = probes_repo(tmp_path)
+    write_history(site, repo)
+    page.goto((site / "index.html").as_uri() + "#findings")
+    page.wait_for_selector("html[data-ready='1']")
+    assert page.get_attribute("#view-history", "data-history") is None  # not loaded before the view is shown
+    page.click("nav.tabs a[data-view='history']")
+    page.wait_for_selector("#view-history[data-history='drawn']")
+    assert page.is_visible("#view-history") and not page.is_visible("#view-findings")
+    assert page.inner_text("#history-status") == ("3 commits changed a stored result, 2026-01-01 to 2026-01-04; "
+                                                  "2 experiments.")
+    rows = page.locator("#history-exp-probes tbody tr")
+    assert rows.count() == 2  # newest first: the rerun, then the first run
+    assert rows.nth(0).locator("td").all_inner_texts()[:2] == [hashes[2][:7], "2026-01-03"]
+    assert rows.nth(0).locator("td.n").all_inner_texts() == ["52", "51", "1"]
+    assert rows.nth(1).locator("td.n").all_inner_texts() == ["50", "50", "0"]
+    assert page.locator("#history-exp-probes tbody tr:first-child td.moved").count() == 3
+    # default pair: the latest commit against the latest earlier one where a key figure differed
+    assert page.input_value("#history-b") == "2" and page.input_value("#history-a") == "1"
+    diff = lambda: [r.locator("td").all_inner_texts() for r in page.locator("#history-diff-rows tr").all()]  # noqa: E731
+    assert diff() == [["mr-x", "all sanity checks pass", "—", "yes"]]
+    page.select_option("#history-a", "0")
+    assert diff() == [["mr-x", "all sanity checks pass", "—", "yes"], ["probes", "probes", "50", "52"],
+                      ["probes", "accepted by onnxruntime", "50", "51"], ["probes", "failed", "0", "1"]]
+    assert page.inner_text("#history-diff-count") == "4 key figures differ"
+    page.select_option("#history-b", "0")
+    assert page.inner_text("#history-diff-count") == "no key figure differs between these commits"
+    assert watch.errors == [] and watch.network == []
+
+
+def test_unavailable_and_absent_history_are_stated(site, tmp_path, page_and_watch):
+    page, watch = page_and_watch
+    (tmp_path / "archive").mkdir()
+    write_history(site, tmp_path / "archive")
+    _open(page, site, "unavailable")
+    text = page.inner_text("#history-status")
+    assert text.startswith("History unavailable when this page was built: ") and "not a git work tree" in text
+    assert not page.is_visible("#history-diff")
+    (site / HISTORY_SCRIPT).unlink()
+    _open(page, site, "absent")
+    assert page.inner_text("#history-status").startswith("The history was not built with this page")
+    # the one missing file, asked for only because the History view was opened
+    assert watch.errors == [f"requestfailed: {(site / HISTORY_SCRIPT).as_uri()}",
+                            "console.error: Failed to load resource: net::ERR_FILE_NOT_FOUND"]
+    assert watch.network == []
