@@ -62,7 +62,9 @@ def test_layer_norm_steps():
     n = ROWS * DIM
     assert [s.op for s in steps] == ["ReduceMean", "Sub", "Mul", "ReduceMean", "Add", "LUT", "Mul", "Mul", "Add"]
     assert [s.work.ofm_elems for s in steps] == [ROWS, n, n, ROWS, ROWS, 0, n, n, n]
-    assert [s.work.weight_bytes for s in steps][-2:] == [DIM, DIM]  # scale and bias constants
+    # scale and bias: constant operands read once per output element (npuready.cost.elementwise_block)
+    assert [s.work.const_reads for s in steps] == [0, 0, 0, 0, 0, 0, 0, 1, 1]
+    assert steps[-1].work.ofm_hwc == (1, ROWS, DIM)
 
 
 def test_activation_matmul_steps_and_weight_matmul_untouched():

@@ -21,7 +21,10 @@ Vela's lowering for Ethos-U55/U65 (INT8), on a tensor of ``R`` rows of length ``
   RSQRT, MUL, MUL, ADD) with Vela's own rewrites: each MEAN over ``C`` becomes a depthwise conv + Mul
   (priced by the mirror's global-mean lowering and weight-load floor), RSQRT is a lookup table in the
   preceding Add's output stage; the centring, square, normalise, scale and shift run elementwise over
-  ``N`` (mean/variance/reciprocal-sqrt on ``R``); ``scale``/``bias`` are constants read from the weight memory.
+  ``N`` (mean/variance/reciprocal-sqrt on ``R``); ``scale``/``bias`` are constant operands, read once per
+  output element from the constant memory (``npuready.cost.elementwise_block``).
+- **BatchNormalization that does not fold** (it follows a Concat or an add, as in DenseNet) — TFLite's
+  per-channel Mul and Add, two elementwise ops each reading its constant operand once per output element.
 - **MatMul of two activations** (attention's Q.K^T and P.V; BatchMatMul in TFLite) — the MAC array takes
   only compiler-encoded weight streams, so a product whose second operand is computed at run time is
   done outside it: one elementwise Mul per product (``batch * M * N * K`` elements) and a ReduceSum over
@@ -51,7 +54,7 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
-from npuready.cost.workload import BIAS_BYTES, Workload, _is_const, _shape, workload
+from npuready.cost.workload import BIAS_BYTES, Workload, _is_const, _shape, hwc, workload
 from npuready.graph import Graph, Node
 from npuready.targets import Target
 
@@ -75,6 +78,8 @@ def lower(graph: Graph, node: Node, target: Target) -> tuple[Step, ...] | None:
         return _softmax(graph, node)
     if node.op_type == "LayerNormalization":
         return _layer_norm(graph, node)
+    if node.op_type == "BatchNormalization":
+        return _batch_norm(graph, node)
     if node.op_type in ("MatMul", "MatMulInteger", "QLinearMatMul"):
         return _activation_matmul(graph, node)
     if node.op_type == "Conv":
@@ -95,8 +100,10 @@ def _rows(graph: Graph, node: Node, default_axis: int) -> tuple[int, int] | None
     return math.prod(x) // c, c
 
 
-def _ew(op: str, out: int, read: int, vela_op: str = "", weights: int = 0) -> Step:
-    return Step(op, Workload("elementwise", ofm_elems=out, ifm_elems=read, weight_bytes=weights), vela_op or op)
+def _ew(op: str, out: int, read: int, vela_op: str = "", const_of: tuple[int, int, int] = (0, 0, 0)) -> Step:
+    """An elementwise step; ``const_of`` = the (H, W, C) output of a step whose second operand is a constant."""
+    return Step(op, Workload("elementwise", ofm_elems=out, ifm_elems=read, const_reads=1 if any(const_of) else 0,
+                             ofm_hwc=const_of), vela_op or op)
 
 
 def _reduce(op: str, rows: int, c: int, vela_op: str) -> Step:
@@ -144,11 +151,21 @@ def _layer_norm(graph: Graph, node: Node) -> tuple[Step, ...] | None:
         _reduce("ReduceMean", r, c, "DepthwiseConv2D + Mul"),
         _ew("Add", r, r), _lut(),
         _ew("Mul", n, n + r),
-        _ew("Mul", n, n, weights=c),
+        _ew("Mul", n, n, const_of=(1, r, c)),
     ]
     if len(node.inputs) > 2 and node.inputs[2]:
-        steps.append(_ew("Add", n, n, weights=c))
+        steps.append(_ew("Add", n, n, const_of=(1, r, c)))
     return tuple(steps)
+
+
+def _batch_norm(graph: Graph, node: Node) -> tuple[Step, ...] | None:
+    """A BatchNormalization that does not fold into a conv: TFLite's per-channel Mul by the scale and Add of
+    the shift (both constant operands), which Vela runs as two elementwise ops (its per-layer report)."""
+    y = _shape(graph, node.outputs[0])
+    if not y:
+        return None
+    n = math.prod(y)
+    return (_ew("Mul", n, n, const_of=hwc(y)), _ew("Add", n, n, const_of=hwc(y)))
 
 
 def _activation_matmul(graph: Graph, node: Node) -> tuple[Step, ...] | None:

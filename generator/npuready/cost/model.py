@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import os
 
+from npuready.cost.elementwise_block import constant_read_bytes
 from npuready.cost.gemm import GemmMapping, dot_product_cycles, systolic_os_cycles
 from npuready.cost.lowering import LUT, Step, lower
 from npuready.cost.placement import CPU, FOLDED, NPU, place_nodes
@@ -170,12 +171,32 @@ def _memory(w: Workload, t: Target) -> tuple[int, int, int]:
     if w.kind == "free":
         return 0, 0, 0
     fits = acts <= t.sram_kib * 1024
-    sram = (acts if fits else 0) + (w.weight_bytes if t.weight_memory == "sram" else 0)
-    dram = (0 if fits else acts) + (w.weight_bytes if t.weight_memory == "dram" else 0)
+    consts = w.weight_bytes + const_operand_bytes(w, t)
+    sram = (acts if fits else 0) + (consts if t.weight_memory == "sram" else 0)
+    dram = (0 if fits else acts) + (consts if t.weight_memory == "dram" else 0)
     hz = t.clock_mhz * 1e6
     dram_cycles = dram / (t.dram_gbps * 1e9 / hz)
     sram_cycles = sram / (t.sram_gbps * 1e9 / hz) if t.sram_gbps else 0.0
     return math.ceil(max(dram_cycles, sram_cycles)), sram, dram
+
+
+def const_operand_bytes(w: Workload, t: Target) -> int:
+    """Bytes an elementwise op moves to read its non-scalar constant operands (``const_reads``) on a target
+    with ``elementwise_block_bytes`` and ``const_burst_bytes`` set: each operand is read once per output
+    element, broadcast or not, in bursts as long as the compiler's block depth
+    (``npuready.cost.elementwise_block``, from regor's FindBlockConfig / EstimateMemoryTransfer)."""
+    if not (t.elementwise_block_bytes and t.const_burst_bytes) or w.kind != "elementwise" or not w.const_reads:
+        return 0
+    per_operand = constant_read_bytes(w.ofm_hwc, w.ofm_hwc[2], ublock(t), t.elementwise_block_bytes,
+                                      t.const_burst_bytes)
+    return w.const_reads * per_operand
+
+
+def ublock(t: Target) -> tuple[int, int, int]:
+    """The OFM micro-block (H, W, C) of a dot-product engine: ``array_rows`` pixels, 2 wide when it has more
+    than one (Ethos-U55-128 1 x 2 x 8, Ethos-U65-256 2 x 2 x 8: architecture_features.py ``ofm_ublock``)."""
+    width = min(2, t.array_rows)
+    return (t.array_rows // width, width, t.array_cols)
 
 
 def layer_cost(graph: Graph, node: Node, t: Target, device: str) -> LayerCost:
@@ -191,13 +212,13 @@ def layer_cost(graph: Graph, node: Node, t: Target, device: str) -> LayerCost:
         return LayerCost(node.name, node.op_type, CPU, "host", w.m, w.k, w.n, w.groups, 0, w.macs, 0, 0, cycles,
                          "host", 0.0, 0, 0, 0.0, host_s=seconds,
                          note=note or f"host fallback: {flops} FLOPs at {t.host_gflops:g} GFLOP/s")
-    steps = lower(graph, node, t)
-    if steps is not None:
-        return _lowered_cost(node, w, steps, t, note)
     compute, mapping, how = _compute(graph, node, w, t)
     if how == FUSED:  # runs inside the producer's output stage: no pass of its own, no memory traffic
         return LayerCost(node.name, node.op_type, NPU, "fused", 0, 0, 0, 1, 0, 0, 0, 0, 0, "none", 0.0, 0, 0, 0.0,
                          note=FUSED)
+    steps = lower(graph, node, t)
+    if steps is not None:
+        return _lowered_cost(node, w, steps, t, note)
     memory, sram, dram = _memory(w, t)
     latency = t.dram_latency_cycles if dram else 0  # first DRAM access: a prologue nothing overlaps
     cycles = max(compute, memory) + latency
