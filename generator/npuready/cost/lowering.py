@@ -54,10 +54,12 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
-from npuready.cost.workload import BIAS_BYTES, Workload, _is_const, _shape, hwc, workload
+from npuready.cost.workload import BIAS_BYTES, Workload, _is_const, _numel, _shape, hwc, workload
+from npuready.targets.gelu_pattern import gelu_members, gelu_span
 from npuready.graph import Graph, Node
 from npuready.targets import Target
 
+OUTPUT_STAGE_OPS = frozenset({"Conv", "ConvTranspose", "Gemm", "MatMul", "Add", "Sub", "Mul"})
 LUT = "LUT"  # a lookup table applied in the previous op's output stage: no pass of its own
 SHIFT = "BitShift"  # Vela's ASR/SHL: binary elementwise ops (shift amount is the second operand)
 MAX_HW_STRIDE = 3  # larger kernel strides must be decomposed (regor architecture/ethosu55/ethos_u55_constraints.cpp)
@@ -84,7 +86,44 @@ def lower(graph: Graph, node: Node, target: Target) -> tuple[Step, ...] | None:
         return _activation_matmul(graph, node)
     if node.op_type == "Conv":
         return _grouped_conv(graph, node) or _unrolled_strided_conv(graph, node)
+    return _nop_passes(graph, node, target)
+
+
+def _nop_pass(elems: int, vela_op: str) -> Step:
+    """A 1x1 pooling pass over ``elems`` elements: how an Ethos-U runs a standalone lookup table, a
+    rescale (Quantize) or a MemoryCopy (regor ``ArchEthosU55::UseAvgPoolNop``)."""
+    return Step("AveragePool", Workload("pool", kernel=1, ofm_elems=elems, ifm_elems=elems), vela_op)
+
+
+def _nop_passes(graph: Graph, node: Node, target: Target) -> tuple[Step, ...] | None:
+    """Ops Vela runs as 1x1 pooling passes: a lookup-table activation that did not fuse (one pass), each
+    non-constant Concat input (a Quantize or MemoryCopy into the output), a Slice/Split output
+    (StridedSlice -> MemoryCopy) and a Pad (-> MemoryCopy). The members of an exact-GELU pattern are one
+    lookup table: in the output stage of the op producing its input when that op has one, else one pass."""
+    op = node.op_type
+    erf = gelu_members(graph).get(node.name) if target.activation_mode("Gelu") == "lut" else None
+    if erf is not None:
+        span = gelu_span(graph, erf)
+        if span is None or node.name != span[2][-1] or _has_output_stage(graph, span[0]):
+            return (_lut("GELU"),)
+        return (_nop_pass(_numel(_shape(graph, span[1])), "LUT"),)
+    if target.activation_mode(op) == "lut":
+        return (_nop_pass(_numel(_shape(graph, node.outputs[0])), "LUT"),)
+    if op == "Concat":
+        return tuple(_nop_pass(_numel(_shape(graph, i)), "Quantize") for i in node.inputs if i and not _is_const(graph, i))
+    if op in ("Slice", "Split"):
+        return tuple(_nop_pass(_numel(_shape(graph, o)), "MemoryCopy") for o in node.outputs if o)
+    if op == "Pad":
+        return (_nop_pass(_numel(_shape(graph, node.outputs[0])), "MemoryCopy"),)
     return None
+
+
+def _has_output_stage(graph: Graph, tensor: str) -> bool:
+    """Is ``tensor`` (through Q/DQ) written by an op with an output stage a lookup table can join?"""
+    p = graph.producers.get(tensor)
+    while p is not None and p.op_type in ("QuantizeLinear", "DequantizeLinear"):
+        p = graph.producers.get(p.inputs[0])
+    return p is not None and p.op_type in OUTPUT_STAGE_OPS
 
 
 def _rows(graph: Graph, node: Node, default_axis: int) -> tuple[int, int] | None:

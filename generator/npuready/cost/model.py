@@ -115,7 +115,8 @@ def op_compute(op: str, w: Workload, t: Target) -> tuple[int, GemmMapping | None
     if w.kind == "pool":
         if t.global_pool_as_depthwise and op in GLOBAL_MEAN_OPS:
             return _with_output_stage(_depthwise_cycles(w, t), w, t), None, "lowered to a depthwise conv"
-        cycles = math.ceil(_pool_lanes(w, t) * w.kernel / (t.pool_ops_per_cycle or t.vector_lanes))
+        kernel = max(w.kernel, t.pool_min_kernel)  # regor: max(4, sub-kernel elements) steps per micro-block
+        cycles = math.ceil(_pool_lanes(w, t) * kernel / (t.pool_ops_per_cycle or t.vector_lanes))
         return _with_output_stage(cycles, w, t), None, ""
     if w.kind == "elementwise":
         rate = t.vector_lanes
