@@ -93,7 +93,7 @@ def gemm_mapping(w: Workload, t: Target) -> GemmMapping:
     if t.engine == "dot-product":
         return dot_product_cycles(w.m, w.n, w.kernel, w.cin_per_group, t.array_rows, t.array_cols,
                                   t.dot_width, t.cores, w.groups, t.channel_block,
-                                  t.part_kernel_step, t.weight_load_cycles)
+                                  t.part_kernel_step, t.weight_load_cycles, ublock_tiles(w, t))
     return systolic_os_cycles(w.m, w.k, w.n, t.array_rows, t.array_cols, t.cores, w.groups)
 
 
@@ -147,7 +147,8 @@ def _depthwise_cycles(w: Workload, t: Target) -> int:
         return math.ceil(w.ofm_elems * w.kernel / t.vector_lanes)
     pixels = max(1, w.m) if w.kind == "depthwise" else 1
     channels = max(1, w.ofm_elems // pixels)
-    per_step = max(t.weight_load_cycles, DW_KERNEL_STEP * math.ceil(pixels / t.array_rows))
+    tiles = (ublock_tiles(w, t) if w.kind == "depthwise" else 0) or math.ceil(pixels / t.array_rows)
+    per_step = max(t.weight_load_cycles, DW_KERNEL_STEP * tiles)
     return math.ceil(channels / t.array_cols) * math.ceil(w.kernel / DW_KERNEL_STEP) * per_step
 
 
@@ -168,13 +169,14 @@ def _with_output_stage(cycles: int, w: Workload, t: Target) -> int:
 
 def _memory(w: Workload, t: Target) -> tuple[int, int, int]:
     """(memory cycles, SRAM bytes, DRAM bytes) of one NPU layer."""
-    acts = w.ifm_elems + w.ofm_elems
     if w.kind == "free":
         return 0, 0, 0
+    from_input = w.graph_input_elems if t.graph_inputs_in_dram else 0
+    acts = w.ifm_elems + w.ofm_elems - from_input
     fits = acts <= t.sram_kib * 1024
     consts = w.weight_bytes + const_operand_bytes(w, t)
     sram = (acts if fits else 0) + (consts if t.weight_memory == "sram" else 0)
-    dram = (0 if fits else acts) + (consts if t.weight_memory == "dram" else 0)
+    dram = (0 if fits else acts) + (consts if t.weight_memory == "dram" else 0) + graph_input_bytes(w, t)
     hz = t.clock_mhz * 1e6
     dram_cycles = dram / (t.dram_gbps * 1e9 / hz)
     sram_cycles = sram / (t.sram_gbps * 1e9 / hz) if t.sram_gbps else 0.0
@@ -191,6 +193,31 @@ def const_operand_bytes(w: Workload, t: Target) -> int:
     per_operand = constant_read_bytes(w.ofm_hwc, w.ofm_hwc[2], ublock(t), t.elementwise_block_bytes,
                                       t.const_burst_bytes)
     return w.const_reads * per_operand
+
+
+def graph_input_bytes(w: Workload, t: Target) -> int:
+    """Bytes moved to read a graph input that stays in DRAM (``graph_inputs_in_dram``: Vela's Dedicated_Sram
+    mode keeps the graph's input tensors in the DRAM arena, the SRAM is only a cache for intermediates).
+    An NHWC read whose channel stride is not the IFM block depth bursts one block depth at a time
+    (regor EstimateMemoryTransfer), the depth being ``roundup(min(C, 32), 8)`` (FindBlockConfig's
+    ``ifmBlockDepth`` for int8): a 3-channel image moves 128 / 8 = 16 bytes per element."""
+    if not (t.graph_inputs_in_dram and w.graph_input_elems and t.const_burst_bytes):
+        return 0
+    c = w.graph_input_channels
+    depth = -(-min(c, 32) // 8) * 8
+    burst = t.const_burst_bytes if c == depth else depth
+    return w.graph_input_elems * t.const_burst_bytes // min(t.const_burst_bytes, burst)
+
+
+def ublock_tiles(w: Workload, t: Target) -> int:
+    """Micro-blocks covering a conv's output pixels when the workload knows its height and width: regor
+    (ethos-u-vela 5.2.0) EstimateMacCyclesPerBlock counts ``DivRoundUp(ofmBlock, ofmUBlock).ElementsWH()``,
+    so a 7 x 7 output on 2 x 2 micro-blocks takes 16 of them, not 49 / 4. 0 = unknown (use M / rows)."""
+    h, wd, _ = w.ofm_hwc
+    if not h or t.engine != "dot-product":
+        return 0
+    uh, uw, _ = ublock(t)
+    return math.ceil(h / uh) * math.ceil(wd / uw)
 
 
 def ublock(t: Target) -> tuple[int, int, int]:

@@ -18,6 +18,7 @@ model it would become.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -63,6 +64,8 @@ class Workload:
     ops: int = 1  # vector passes per output element
     const_reads: int = 0  # non-scalar constant operands an elementwise op reads once per output element
     ofm_hwc: tuple[int, int, int] = (0, 0, 0)  # the output as the NHWC (H, W, C) an Ethos-U compiler sees
+    graph_input_elems: int = 0  # activation elements read straight from a graph input
+    graph_input_channels: int = 0  # innermost (NHWC channel) length of that input
     fusable: bool = False
     shapes_known: bool = True
 
@@ -110,6 +113,16 @@ def _is_const(graph: Graph, name: str) -> bool:
 
 
 def workload(graph: Graph, node: Node) -> Workload:
+    w = _workload(graph, node)
+    inputs = {t.name: t for t in graph.inputs}
+    read = [_shape(graph, i) for i in node.inputs if i in inputs]
+    if not read or w.kind == "free" or not all(read):
+        return w
+    return dataclasses.replace(w, graph_input_elems=sum(_numel(s) for s in read),
+                               graph_input_channels=hwc(read[0])[2])
+
+
+def _workload(graph: Graph, node: Node) -> Workload:
     op = node.op_type
     y = _shape(graph, node.outputs[0]) if node.outputs else None
     ofm = _numel(y)
@@ -175,7 +188,7 @@ def _conv(graph: Graph, node: Node, y, ifm: int) -> Workload:
     cin_g, cout_g = w[1], w[0] // group
     kind = "depthwise" if group > 1 and cin_g == 1 else "gemm"
     return Workload(kind, m=m, k=cin_g * kernel, n=cout_g, groups=group, kernel=kernel, cin_per_group=cin_g,
-                    ofm_elems=_numel(y), ifm_elems=ifm, weight_bytes=weights)
+                    ofm_elems=_numel(y), ifm_elems=ifm, weight_bytes=weights, ofm_hwc=hwc(y) if y[0] == 1 else (0, 0, 0))
 
 
 def _matmul(graph: Graph, node: Node, y, ifm: int) -> Workload:
