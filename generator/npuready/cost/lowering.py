@@ -167,14 +167,22 @@ def _softmax(graph: Graph, node: Node) -> tuple[Step, ...] | None:
     n = r * c
     return (
         _row_max(r, c),
-        _ew("Sub", n, n + r), _lut(),
-        _ew(SHIFT, n, n, "Asr"),
-        _reduce("ReduceSum", r, c, "ReduceSum"),
-        *(_ew(op, r, r, "SHL" if op == SHIFT else op) for op in RECIPROCAL),
-        _ew("Mul", n, n + r),
-        _ew("Add", n, n),
-        _ew(SHIFT, n, n, "Asr"),
+        _bits(_ew("Sub", n, n + r), 8, 32), _lut(),
+        *(_bits(step, 32, 32) for step in (
+            _ew(SHIFT, n, n, "Asr"),
+            _reduce("ReduceSum", r, c, "ReduceSum"),
+            *(_ew(op, r, r, "SHL" if op == SHIFT else op) for op in RECIPROCAL),
+            _ew("Mul", n, n + r),
+            _ew("Add", n, n))),
+        _bits(_ew(SHIFT, n, n, "Asr"), 32, 8),
     )
+
+
+def _bits(step: Step, ifm_bits: int, ofm_bits: int, store_bits: int = 0) -> Step:
+    """``step`` on tensors of other widths: softmax.py's 8-bit graph computes exp, the row sums, the
+    reciprocal and the scaled outputs in int32 (its intermediate tensors are DataType.int32)."""
+    return dataclasses.replace(step, work=dataclasses.replace(step.work, ifm_bits=ifm_bits, ofm_bits=ofm_bits,
+                                                              store_bits=store_bits))
 
 
 def _layer_norm(graph: Graph, node: Node) -> tuple[Step, ...] | None:
@@ -219,7 +227,9 @@ def _activation_matmul(graph: Graph, node: Node) -> tuple[Step, ...] | None:
     products = outputs * k
     b_elems = math.prod(_shape(graph, node.inputs[1]) or (0,))
     return (
-        _ew("Mul", products, products + b_elems, "MatMul (Mul)"),
+        # the Mul writes an int32 scratch (rate: outputCycles[2]); regor's MeasureElementAccess counts the
+        # scratch in elements (tmpRead = tmpWrite = ifmRead[0], not turned into bytes), so 1 byte each here
+        _bits(_ew("Mul", products, products + b_elems, "MatMul (Mul)"), 8, 32, store_bits=8),
         _reduce("ReduceSum", outputs, k, "MatMul (ReduceSum)"),
     )
 

@@ -124,6 +124,10 @@ def op_compute(op: str, w: Workload, t: Target) -> tuple[int, GemmMapping | None
             rate = t.elementwise_elems_per_cycle
         if op == "Mul" and t.mul_elems_per_cycle:
             rate = t.mul_elems_per_cycle
+        if w.ifm_bits == 32 and t.int32_elems_per_cycle:  # regor EstimateAOCyclesPerElement: outputCycles[1]
+            rate = t.int32_elems_per_cycle
+        elif op == "Mul" and w.ofm_bits == 32 and t.mul32_elems_per_cycle:  # outputCycles[2]
+            rate = t.mul32_elems_per_cycle
         if t.activation_mode(op) == "lut":
             return math.ceil(w.ofm_elems * w.ops / _lut_rate(rate, t)), None, "lookup table"
         return math.ceil(w.ofm_elems * w.ops / rate), None, ""
@@ -155,10 +159,14 @@ def _depthwise_cycles(w: Workload, t: Target) -> int:
 def _pool_lanes(w: Workload, t: Target) -> int:
     """Output elements a pooling pass occupies. When the workload states its channel count (``n``; the
     lowered softmax max does) a dot-product engine pads the channels to its micro-block width
-    (``array_cols``): a 1-channel tensor leaves the other lanes idle. ONNX pooling nodes leave ``n`` 0."""
+    (``array_cols``): a 1-channel tensor leaves the other lanes idle; its pixels form an H x 1 column, so
+    each micro-block row of ``uw`` pixels holds one (regor EstimateMacCyclesPerBlock counts
+    ``DivRoundUp(ofmBlock, ofmUBlock)``; Vela's debug database shows the [rows, 1, 1] output). ONNX pooling
+    nodes leave ``n`` 0."""
     if t.engine != "dot-product" or not w.n or not w.m:
         return w.ofm_elems
-    return w.m * math.ceil(w.n / t.array_cols) * t.array_cols
+    uh, uw, uc = ublock(t)  # the m pixels stand in one column (H = m, W = 1): a micro-block row is uw wide
+    return math.ceil(w.m / uh) * uh * uw * math.ceil(w.n / uc) * uc
 
 
 def _with_output_stage(cycles: int, w: Workload, t: Target) -> int:
@@ -172,7 +180,7 @@ def _memory(w: Workload, t: Target) -> tuple[int, int, int]:
     if w.kind == "free":
         return 0, 0, 0
     from_input = w.graph_input_elems if t.graph_inputs_in_dram else 0
-    acts = w.ifm_elems + w.ofm_elems - from_input
+    acts = ((w.ifm_elems - from_input) * w.ifm_bits + w.ofm_elems * (w.store_bits or w.ofm_bits)) // 8  # bytes
     fits = acts <= t.sram_kib * 1024
     consts = w.weight_bytes + const_operand_bytes(w, t)
     sram = (acts if fits else 0) + (consts if t.weight_memory == "sram" else 0)

@@ -64,6 +64,9 @@ class Workload:
     ops: int = 1  # vector passes per output element
     const_reads: int = 0  # non-scalar constant operands an elementwise op reads once per output element
     ofm_hwc: tuple[int, int, int] = (0, 0, 0)  # the output as the NHWC (H, W, C) an Ethos-U compiler sees
+    ifm_bits: int = 8  # element width of the activations read (int32 inside lowered sequences)
+    ofm_bits: int = 8  # element width of the output
+    store_bits: int = 0  # bits per output element the memory traffic counts (0 = ofm_bits)
     graph_input_elems: int = 0  # activation elements read straight from a graph input
     graph_input_channels: int = 0  # innermost (NHWC channel) length of that input
     fusable: bool = False
