@@ -42,3 +42,28 @@ def test_nop_pass_cycles_use_the_four_step_floor():
 def test_other_targets_do_not_lower_them():
     g = _graph()
     assert all(lower(g, n, load_target("edge-10")) is None for n in g.nodes)
+
+
+def _gelu(after_add: bool):
+    c = [numpy_helper.from_array(np.array(v, dtype=np.float32), n) for n, v in
+         (("sq2", 1.4142135), ("one", 1.0), ("half", 0.5), ("b", np.zeros(16)))]
+    first = (helper.make_node("Add", ["x", "b"], ["a"], name="bias") if after_add
+             else helper.make_node("Concat", ["x"], ["a"], name="cat", axis=1))
+    nodes = [first,
+             helper.make_node("Div", ["a", "sq2"], ["d"], name="div"),
+             helper.make_node("Erf", ["d"], ["e"], name="erf"),
+             helper.make_node("Add", ["e", "one"], ["p"], name="plus"),
+             helper.make_node("Mul", ["a", "p"], ["m"], name="mul"),
+             helper.make_node("Mul", ["m", "half"], ["y"], name="half_mul")]
+    return load(make_model(nodes, [vi("x", [1, 8, 16])], [vi("y", [1, 8, 16])], c))
+
+
+def test_exact_gelu_is_one_lookup_table():
+    t = load_target("ethos-u55-128")
+    fused = {lc.node: lc for lc in estimate(_gelu(True), t).layers}
+    # in the bias Add's output stage: the five pattern nodes cost nothing of their own
+    assert [fused[n].cycles for n in ("div", "erf", "plus", "mul", "half_mul")] == [0] * 5
+    alone = {lc.node: lc for lc in estimate(_gelu(False), t).layers}
+    # after a Concat (no output stage to join) the last node is one 1x1 pooling pass over 128 elements
+    assert [alone[n].compute_cycles for n in ("div", "erf", "plus", "mul")] == [0] * 4
+    assert alone["half_mul"].compute_cycles == 128 * 4 // 4
