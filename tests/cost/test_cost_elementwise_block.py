@@ -51,3 +51,10 @@ def test_targets_without_the_fields_read_no_constant_bytes():
     layer = next(lc for lc in estimate(_bn_after_concat(64, 32), "edge-10").layers if lc.node == "bn")
     assert load_target("edge-10").elementwise_block_bytes == 0
     assert layer.dram_bytes == 0
+
+
+def test_int32_zero_tensor_of_a_double_broadcast():
+    # softmax over 4 heads x 49 x 49: regor adds an OFM-sized int32 zero constant; its 16-deep block bursts
+    # 64 bytes against 128-byte flash bursts, so 9604 elements x 4 bytes move twice
+    assert elementwise_block((1, 196, 49), (1, 2, 8), 4096 // 4) == (1, 64, 16)
+    assert constant_read_bytes((1, 196, 49), 49, *U55, 128, elem_bytes=4) == 9604 * 4 * 2

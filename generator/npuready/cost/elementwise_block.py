@@ -13,7 +13,10 @@ Source: regor in the ethos-u-vela 5.2.0 sdist, ``architecture/ethosu55/ethos_u55
   a tie replaces the best only for blocks of at most 4 x 4 pixels that cover the IFM no worse.
 - **Constant operand read** — a non-scalar second operand is read once per OUTPUT element
   (``MeasureElementAccess``), in bursts of the block depth (``block W x D`` when the tensor's channel
-  count equals the block depth); ``EstimateMemoryTransfer`` charges ``bytes * max_burst / burst``.
+  count equals the block depth); ``EstimateMemoryTransfer`` charges ``bytes * max_burst / burst``. An int32
+  operand (the zero tensor regor's ``GraphIrOptimiser::ReplaceBroadcastWithAdd`` adds to materialise a double
+  broadcast) moves 4 bytes per element, and its block holds a quarter as many elements (TryBlockConfig
+  sizes the buffer in bytes).
 """
 from __future__ import annotations
 
@@ -64,9 +67,10 @@ def elementwise_block(shape: tuple[int, int, int], ublock: tuple[int, int, int],
 
 
 def constant_read_bytes(shape: tuple[int, int, int], channels: int, ublock: tuple[int, int, int], block_bytes: int,
-                        max_burst: int) -> int:
-    """Bytes moved to read an int8 constant operand with ``channels`` innermost elements once per element of
-    the OFM ``shape`` (H, W, C): ``ofm * max_burst // min(max_burst, burst)``."""
-    _, bw, bd = elementwise_block(shape, ublock, block_bytes)
-    burst = bw * bd if channels == bd else bd
-    return math.prod(shape) * max_burst // min(max_burst, burst)
+                        max_burst: int, elem_bytes: int = 1) -> int:
+    """Bytes moved to read a constant operand of ``elem_bytes``-byte elements (1: int8, 4: int32) with
+    ``channels`` innermost elements once per element of the OFM ``shape`` (H, W, C):
+    ``ofm * elem_bytes * max_burst // min(max_burst, burst)``; the block holds ``block_bytes`` of such elements."""
+    _, bw, bd = elementwise_block(shape, ublock, block_bytes // elem_bytes)
+    burst = (bw * bd if channels == bd else bd) * elem_bytes
+    return math.prod(shape) * elem_bytes * max_burst // min(max_burst, burst)

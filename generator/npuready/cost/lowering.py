@@ -173,7 +173,9 @@ def _softmax(graph: Graph, node: Node) -> tuple[Step, ...] | None:
             _reduce("ReduceSum", r, c, "ReduceSum"),
             *(_ew(op, r, r, "SHL" if op == SHIFT else op) for op in RECIPROCAL),
             _ew("Mul", n, n + r),
-            _ew("Add", n, n))),
+            # both operands broadcast: regor's GraphIrOptimiser::ReplaceBroadcastWithAdd materialises one by
+            # adding an OFM-sized int32 zero constant, read from the constant memory once per element
+            _ew("Add", n, n, const_of=(1, r, c)))),
         _bits(_ew(SHIFT, n, n, "Asr"), 32, 8),
     )
 

@@ -199,7 +199,7 @@ def const_operand_bytes(w: Workload, t: Target) -> int:
     if not (t.elementwise_block_bytes and t.const_burst_bytes) or w.kind != "elementwise" or not w.const_reads:
         return 0
     per_operand = constant_read_bytes(w.ofm_hwc, w.ofm_hwc[2], ublock(t), t.elementwise_block_bytes,
-                                      t.const_burst_bytes)
+                                      t.const_burst_bytes, w.ifm_bits // 8)
     return w.const_reads * per_operand
 
 
