@@ -104,7 +104,7 @@ def _largest_gaps(models: list[dict], count: int = 12) -> list[str]:
     out = ["", "## Largest per-layer gaps in cycles", "",
            "The layers furthest from Vela in cycles, whichever side is larger; the open gaps above name the "
            "mechanism behind each kind (weight compression on the Ethos-U55's weight-bound convs, the export's "
-           "layout transposes, the Softmax's broadcast int32 add).", "",
+           "layout transposes, per-op fixed costs of small layers).", "",
            "| model | target | Vela operator | our nodes | ours cycles | Vela cycles | ratio | our bound |",
            "|---|---|---|---|---:|---:|---:|---|"]
     for ratio, model, target, l in rows[:count]:

@@ -11,8 +11,9 @@ MODELLED = (
      "against the memory's burst length (`vela.ini` `*_burst_length`); the block is the one "
      "`ArchEthosU55::FindBlockConfig` picks in the SHRAM left for two elementwise inputs (`TryBlockConfig`). "
      "The mirrors re-run that block search (`npuready/cost/elementwise_block.py`) and read DenseNet's unfolded "
-     "BatchNorm (lowered to Vela's per-channel Mul and Add) and LayerNorm's scale and shift from flash (U55) or "
-     "DRAM (U65) that way."),
+     "BatchNorm (lowered to Vela's per-channel Mul and Add), LayerNorm's scale and shift, and the OFM-sized "
+     "int32 zero tensor `GraphIrOptimiser::ReplaceBroadcastWithAdd` adds to the lowered Softmax's doubly "
+     "broadcast Add, from flash (U55) or DRAM (U65) that way."),
     ("Vela's AvgPool NOP passes", "`no_pool_floor`",
      "`ArchEthosU55::UseAvgPoolNop` runs a standalone lookup-table activation, a Quantize (rescale) and a "
      "MemoryCopy as a 1x1 pooling pass, and `EstimateMacCyclesPerBlock` costs pooling at max(4, kernel "
@@ -50,9 +51,8 @@ OPEN = (
     "4-D ones; the ONNX graph has one Transpose per shuffle and the mirror prices one memory round trip. A "
     "Gather the mirror sends to the host (not in its op table) is a CPU Passthrough in Vela too, but the export's "
     "layout transposes before it are merged into its row, hence the zero-cost rows.",
-    "**Softmax's broadcast int32 add and NHCWB16 rounding**: Vela materialises a broadcast operand for the "
-    "final int32 Add and rounds int32 intermediates up to 16 channels (NHCWB16); the mirror prices the plain "
-    "element counts.",
+    "**NHCWB16 rounding**: Vela stores some int32 intermediates of the lowered Softmax in NHCWB16, which "
+    "rounds their channels up to 16; the mirror prices the plain element counts.",
     "**Intermediate tensors in DRAM on the U65** (the MatMul's int32 scratch, feature maps that do not fit "
     "the 384 KiB cache): the mirror keeps an op's tensors in SRAM when its input and output fit.",
 )
