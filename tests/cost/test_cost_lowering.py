@@ -62,7 +62,9 @@ def test_layer_norm_steps():
     n = ROWS * DIM
     assert [s.op for s in steps] == ["ReduceMean", "Sub", "Mul", "ReduceMean", "Add", "LUT", "Mul", "Mul", "Add"]
     assert [s.work.ofm_elems for s in steps] == [ROWS, n, n, ROWS, ROWS, 0, n, n, n]
-    assert [s.work.weight_bytes for s in steps][-2:] == [DIM, DIM]  # scale and bias constants
+    # scale and bias: constant operands read once per output element (npuready.cost.elementwise_block)
+    assert [s.work.const_reads for s in steps] == [0, 0, 0, 0, 0, 0, 0, 1, 1]
+    assert steps[-1].work.ofm_hwc == (1, ROWS, DIM)
 
 
 def test_activation_matmul_steps_and_weight_matmul_untouched():
@@ -95,8 +97,9 @@ def test_one_channel_pool_pads_to_the_micro_block():
     g, t = _attention(), load_target("ethos-u55-128")
     row_max = lower(g, _node(g, "softmax"), t)[0]
     full = dataclasses.replace(row_max.work, m=0, n=0)  # same pass without a stated channel count
+    # ROWS pixels in one column, each in a 1 x 2 x 8 micro-block of the U55-128: 2 x 8 lanes per pixel
     assert op_compute("ReduceMax", row_max.work, t)[0] == max(
-        -(-ROWS * t.array_cols * TOKENS // int(t.pool_ops_per_cycle)), -(-ROWS // int(t.output_elems_per_cycle)))
+        -(-ROWS * 2 * t.array_cols * TOKENS // int(t.pool_ops_per_cycle)), -(-ROWS // int(t.output_elems_per_cycle)))
     assert op_compute("ReduceMax", full, t)[0] < op_compute("ReduceMax", row_max.work, t)[0]
 
 
@@ -116,3 +119,16 @@ def test_only_the_vela_mirrors_lower(name):
     assert t.lowering == "none" and t.mul_elems_per_cycle is None
     g = _attention()
     assert all(lower(g, n, t) is None for n in g.nodes)
+
+
+def test_int32_steps_use_their_own_output_rates():
+    g, t = _attention(), load_target("ethos-u65-256")
+    soft = lower(g, _node(g, "softmax"), t)
+    assert [(s.work.ifm_bits, s.work.ofm_bits) for s in soft if s.op != "LUT"][:3] == [(8, 8), (8, 32), (32, 32)]
+    assert (soft[-1].work.ifm_bits, soft[-1].work.ofm_bits) == (32, 8)
+    asr = soft[3]  # int32 shift: outputCycles[1] = 1.125 cycles per element on the U65-256
+    assert t.int32_elems_per_cycle == 0.8889
+    assert op_compute(asr.op, asr.work, t)[0] == math.ceil(asr.work.ofm_elems / 0.8889)
+    mul = lower(g, _node(g, "qk"), t)[0]  # int8 x int8 into the int32 scratch: outputCycles[2] = 0.5
+    assert (mul.work.ofm_bits, mul.work.store_bits) == (32, 8)
+    assert op_compute(mul.op, mul.work, t)[0] == -(-mul.work.ofm_elems // 2)

@@ -52,3 +52,11 @@ def test_no_layer_of_pool_net_is_costed_at_zero_on_the_u55_mirror():
     g = gaps([{"model": "pool_net", "target": "ethos-u55-128", **result}])
     assert g["zero_cost_layers"] == [] and g["zero_cost_goal_met"] is True
     assert all(layer["ours_cycles"] > 0 for layer in result["layers"])
+
+
+def test_an_operator_both_sides_cost_at_zero_is_not_off():
+    models = [{"model": "v", "target": "u55", "ratio": 1.0,
+               "layers": [_layer("Conv2D", 100, 100), _layer("GatherV2", 0, 0)]}]
+    g = gaps(models)
+    gather = next(o for o in g["op_types"] if o["vela_operator"] == "GatherV2")
+    assert (gather["ratio"], g["op_types_outside"], g["op_types_goal_met"]) == (None, [], True)

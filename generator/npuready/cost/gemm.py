@@ -51,15 +51,16 @@ def systolic_os_cycles(m: int, k: int, n: int, rows: int, cols: int, cores: int 
 
 def dot_product_cycles(m: int, n: int, kernel: int, cin: int, rows: int, cols: int, dot_width: int,
                        cores: int = 1, groups: int = 1, channel_block: int = 0, part_kernel_step: int = 0,
-                       weight_load: int = 0) -> GemmMapping:
+                       weight_load: int = 0, pixel_tiles: int = 0) -> GemmMapping:
     """Cycles of ``groups`` convolutions on a dot-product engine (Ethos-U style micro-blocks).
 
     The engine walks (kernel element, channel block) steps; a step costs ``step_cycles`` per micro-block
     of R pixels, but never less than ``weight_load`` cycles (the weights of the step must be loaded),
-    so layers with few output pixels (1x1 FC, global pooling) are weight-load bound.
+    so layers with few output pixels (1x1 FC, global pooling) are weight-load bound. ``pixel_tiles``, when
+    given, replaces ``ceil(M / rows)``: the micro-blocks that cover the output's height and width separately.
     """
     block = channel_block or dot_width
-    row_tiles, col_tiles = math.ceil(m / rows), math.ceil(n / cols)
+    row_tiles, col_tiles = pixel_tiles or math.ceil(m / rows), math.ceil(n / cols)
     steps, step_cycles = kernel * math.ceil(cin / block), block // dot_width
     if part_kernel_step:
         pk_steps = math.ceil(kernel / part_kernel_step) * math.ceil(cin / dot_width)

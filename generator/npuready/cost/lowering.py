@@ -21,7 +21,10 @@ Vela's lowering for Ethos-U55/U65 (INT8), on a tensor of ``R`` rows of length ``
   RSQRT, MUL, MUL, ADD) with Vela's own rewrites: each MEAN over ``C`` becomes a depthwise conv + Mul
   (priced by the mirror's global-mean lowering and weight-load floor), RSQRT is a lookup table in the
   preceding Add's output stage; the centring, square, normalise, scale and shift run elementwise over
-  ``N`` (mean/variance/reciprocal-sqrt on ``R``); ``scale``/``bias`` are constants read from the weight memory.
+  ``N`` (mean/variance/reciprocal-sqrt on ``R``); ``scale``/``bias`` are constant operands, read once per
+  output element from the constant memory (``npuready.cost.elementwise_block``).
+- **BatchNormalization that does not fold** (it follows a Concat or an add, as in DenseNet) — TFLite's
+  per-channel Mul and Add, two elementwise ops each reading its constant operand once per output element.
 - **MatMul of two activations** (attention's Q.K^T and P.V; BatchMatMul in TFLite) — the MAC array takes
   only compiler-encoded weight streams, so a product whose second operand is computed at run time is
   done outside it: one elementwise Mul per product (``batch * M * N * K`` elements) and a ReduceSum over
@@ -51,10 +54,12 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
-from npuready.cost.workload import BIAS_BYTES, Workload, _is_const, _shape, workload
+from npuready.cost.workload import BIAS_BYTES, Workload, _is_const, _numel, _shape, hwc, workload
+from npuready.targets.gelu_pattern import gelu_members, gelu_span
 from npuready.graph import Graph, Node
 from npuready.targets import Target
 
+OUTPUT_STAGE_OPS = frozenset({"Conv", "ConvTranspose", "Gemm", "MatMul", "Add", "Sub", "Mul"})
 LUT = "LUT"  # a lookup table applied in the previous op's output stage: no pass of its own
 SHIFT = "BitShift"  # Vela's ASR/SHL: binary elementwise ops (shift amount is the second operand)
 MAX_HW_STRIDE = 3  # larger kernel strides must be decomposed (regor architecture/ethosu55/ethos_u55_constraints.cpp)
@@ -75,11 +80,50 @@ def lower(graph: Graph, node: Node, target: Target) -> tuple[Step, ...] | None:
         return _softmax(graph, node)
     if node.op_type == "LayerNormalization":
         return _layer_norm(graph, node)
+    if node.op_type == "BatchNormalization":
+        return _batch_norm(graph, node)
     if node.op_type in ("MatMul", "MatMulInteger", "QLinearMatMul"):
         return _activation_matmul(graph, node)
     if node.op_type == "Conv":
         return _grouped_conv(graph, node) or _unrolled_strided_conv(graph, node)
+    return _nop_passes(graph, node, target)
+
+
+def _nop_pass(elems: int, vela_op: str) -> Step:
+    """A 1x1 pooling pass over ``elems`` elements: how an Ethos-U runs a standalone lookup table, a
+    rescale (Quantize) or a MemoryCopy (regor ``ArchEthosU55::UseAvgPoolNop``)."""
+    return Step("AveragePool", Workload("pool", kernel=1, ofm_elems=elems, ifm_elems=elems), vela_op)
+
+
+def _nop_passes(graph: Graph, node: Node, target: Target) -> tuple[Step, ...] | None:
+    """Ops Vela runs as 1x1 pooling passes: a lookup-table activation that did not fuse (one pass), each
+    non-constant Concat input (a Quantize or MemoryCopy into the output), a Slice/Split output
+    (StridedSlice -> MemoryCopy) and a Pad (-> MemoryCopy). The members of an exact-GELU pattern are one
+    lookup table: in the output stage of the op producing its input when that op has one, else one pass."""
+    op = node.op_type
+    erf = gelu_members(graph).get(node.name) if target.activation_mode("Gelu") == "lut" else None
+    if erf is not None:
+        span = gelu_span(graph, erf)
+        if span is None or node.name != span[2][-1] or _has_output_stage(graph, span[0]):
+            return (_lut("GELU"),)
+        return (_nop_pass(_numel(_shape(graph, span[1])), "LUT"),)
+    if target.activation_mode(op) == "lut":
+        return (_nop_pass(_numel(_shape(graph, node.outputs[0])), "LUT"),)
+    if op == "Concat":
+        return tuple(_nop_pass(_numel(_shape(graph, i)), "Quantize") for i in node.inputs if i and not _is_const(graph, i))
+    if op in ("Slice", "Split"):
+        return tuple(_nop_pass(_numel(_shape(graph, o)), "MemoryCopy") for o in node.outputs if o)
+    if op == "Pad":
+        return (_nop_pass(_numel(_shape(graph, node.outputs[0])), "MemoryCopy"),)
     return None
+
+
+def _has_output_stage(graph: Graph, tensor: str) -> bool:
+    """Is ``tensor`` (through Q/DQ) written by an op with an output stage a lookup table can join?"""
+    p = graph.producers.get(tensor)
+    while p is not None and p.op_type in ("QuantizeLinear", "DequantizeLinear"):
+        p = graph.producers.get(p.inputs[0])
+    return p is not None and p.op_type in OUTPUT_STAGE_OPS
 
 
 def _rows(graph: Graph, node: Node, default_axis: int) -> tuple[int, int] | None:
@@ -95,8 +139,10 @@ def _rows(graph: Graph, node: Node, default_axis: int) -> tuple[int, int] | None
     return math.prod(x) // c, c
 
 
-def _ew(op: str, out: int, read: int, vela_op: str = "", weights: int = 0) -> Step:
-    return Step(op, Workload("elementwise", ofm_elems=out, ifm_elems=read, weight_bytes=weights), vela_op or op)
+def _ew(op: str, out: int, read: int, vela_op: str = "", const_of: tuple[int, int, int] = (0, 0, 0)) -> Step:
+    """An elementwise step; ``const_of`` = the (H, W, C) output of a step whose second operand is a constant."""
+    return Step(op, Workload("elementwise", ofm_elems=out, ifm_elems=read, const_reads=1 if any(const_of) else 0,
+                             ofm_hwc=const_of), vela_op or op)
 
 
 def _reduce(op: str, rows: int, c: int, vela_op: str) -> Step:
@@ -121,14 +167,24 @@ def _softmax(graph: Graph, node: Node) -> tuple[Step, ...] | None:
     n = r * c
     return (
         _row_max(r, c),
-        _ew("Sub", n, n + r), _lut(),
-        _ew(SHIFT, n, n, "Asr"),
-        _reduce("ReduceSum", r, c, "ReduceSum"),
-        *(_ew(op, r, r, "SHL" if op == SHIFT else op) for op in RECIPROCAL),
-        _ew("Mul", n, n + r),
-        _ew("Add", n, n),
-        _ew(SHIFT, n, n, "Asr"),
+        _bits(_ew("Sub", n, n + r), 8, 32), _lut(),
+        *(_bits(step, 32, 32) for step in (
+            _ew(SHIFT, n, n, "Asr"),
+            _reduce("ReduceSum", r, c, "ReduceSum"),
+            *(_ew(op, r, r, "SHL" if op == SHIFT else op) for op in RECIPROCAL),
+            _ew("Mul", n, n + r),
+            # both operands broadcast: regor's GraphIrOptimiser::ReplaceBroadcastWithAdd materialises one by
+            # adding an OFM-sized int32 zero constant, read from the constant memory once per element
+            _ew("Add", n, n, const_of=(1, r, c)))),
+        _bits(_ew(SHIFT, n, n, "Asr"), 32, 8),
     )
+
+
+def _bits(step: Step, ifm_bits: int, ofm_bits: int, store_bits: int = 0) -> Step:
+    """``step`` on tensors of other widths: softmax.py's 8-bit graph computes exp, the row sums, the
+    reciprocal and the scaled outputs in int32 (its intermediate tensors are DataType.int32)."""
+    return dataclasses.replace(step, work=dataclasses.replace(step.work, ifm_bits=ifm_bits, ofm_bits=ofm_bits,
+                                                              store_bits=store_bits))
 
 
 def _layer_norm(graph: Graph, node: Node) -> tuple[Step, ...] | None:
@@ -144,11 +200,21 @@ def _layer_norm(graph: Graph, node: Node) -> tuple[Step, ...] | None:
         _reduce("ReduceMean", r, c, "DepthwiseConv2D + Mul"),
         _ew("Add", r, r), _lut(),
         _ew("Mul", n, n + r),
-        _ew("Mul", n, n, weights=c),
+        _ew("Mul", n, n, const_of=(1, r, c)),
     ]
     if len(node.inputs) > 2 and node.inputs[2]:
-        steps.append(_ew("Add", n, n, weights=c))
+        steps.append(_ew("Add", n, n, const_of=(1, r, c)))
     return tuple(steps)
+
+
+def _batch_norm(graph: Graph, node: Node) -> tuple[Step, ...] | None:
+    """A BatchNormalization that does not fold into a conv: TFLite's per-channel Mul by the scale and Add of
+    the shift (both constant operands), which Vela runs as two elementwise ops (its per-layer report)."""
+    y = _shape(graph, node.outputs[0])
+    if not y:
+        return None
+    n = math.prod(y)
+    return (_ew("Mul", n, n, const_of=hwc(y)), _ew("Add", n, n, const_of=hwc(y)))
 
 
 def _activation_matmul(graph: Graph, node: Node) -> tuple[Step, ...] | None:
@@ -163,7 +229,9 @@ def _activation_matmul(graph: Graph, node: Node) -> tuple[Step, ...] | None:
     products = outputs * k
     b_elems = math.prod(_shape(graph, node.inputs[1]) or (0,))
     return (
-        _ew("Mul", products, products + b_elems, "MatMul (Mul)"),
+        # the Mul writes an int32 scratch (rate: outputCycles[2]); regor's MeasureElementAccess counts the
+        # scratch in elements (tmpRead = tmpWrite = ifmRead[0], not turned into bytes), so 1 byte each here
+        _bits(_ew("Mul", products, products + b_elems, "MatMul (Mul)"), 8, 32, store_bits=8),
         _reduce("ReduceSum", outputs, k, "MatMul (ReduceSum)"),
     )
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import os
 
+from npuready.cost.elementwise_block import constant_read_bytes
 from npuready.cost.gemm import GemmMapping, dot_product_cycles, systolic_os_cycles
 from npuready.cost.lowering import LUT, Step, lower
 from npuready.cost.placement import CPU, FOLDED, NPU, place_nodes
@@ -92,7 +93,7 @@ def gemm_mapping(w: Workload, t: Target) -> GemmMapping:
     if t.engine == "dot-product":
         return dot_product_cycles(w.m, w.n, w.kernel, w.cin_per_group, t.array_rows, t.array_cols,
                                   t.dot_width, t.cores, w.groups, t.channel_block,
-                                  t.part_kernel_step, t.weight_load_cycles)
+                                  t.part_kernel_step, t.weight_load_cycles, ublock_tiles(w, t))
     return systolic_os_cycles(w.m, w.k, w.n, t.array_rows, t.array_cols, t.cores, w.groups)
 
 
@@ -114,7 +115,8 @@ def op_compute(op: str, w: Workload, t: Target) -> tuple[int, GemmMapping | None
     if w.kind == "pool":
         if t.global_pool_as_depthwise and op in GLOBAL_MEAN_OPS:
             return _with_output_stage(_depthwise_cycles(w, t), w, t), None, "lowered to a depthwise conv"
-        cycles = math.ceil(_pool_lanes(w, t) * w.kernel / (t.pool_ops_per_cycle or t.vector_lanes))
+        kernel = max(w.kernel, t.pool_min_kernel)  # regor: max(4, sub-kernel elements) steps per micro-block
+        cycles = math.ceil(_pool_lanes(w, t) * kernel / (t.pool_ops_per_cycle or t.vector_lanes))
         return _with_output_stage(cycles, w, t), None, ""
     if w.kind == "elementwise":
         rate = t.vector_lanes
@@ -122,6 +124,10 @@ def op_compute(op: str, w: Workload, t: Target) -> tuple[int, GemmMapping | None
             rate = t.elementwise_elems_per_cycle
         if op == "Mul" and t.mul_elems_per_cycle:
             rate = t.mul_elems_per_cycle
+        if w.ifm_bits == 32 and t.int32_elems_per_cycle:  # regor EstimateAOCyclesPerElement: outputCycles[1]
+            rate = t.int32_elems_per_cycle
+        elif op == "Mul" and w.ofm_bits == 32 and t.mul32_elems_per_cycle:  # outputCycles[2]
+            rate = t.mul32_elems_per_cycle
         if t.activation_mode(op) == "lut":
             return math.ceil(w.ofm_elems * w.ops / _lut_rate(rate, t)), None, "lookup table"
         return math.ceil(w.ofm_elems * w.ops / rate), None, ""
@@ -145,17 +151,22 @@ def _depthwise_cycles(w: Workload, t: Target) -> int:
         return math.ceil(w.ofm_elems * w.kernel / t.vector_lanes)
     pixels = max(1, w.m) if w.kind == "depthwise" else 1
     channels = max(1, w.ofm_elems // pixels)
-    per_step = max(t.weight_load_cycles, DW_KERNEL_STEP * math.ceil(pixels / t.array_rows))
+    tiles = (ublock_tiles(w, t) if w.kind == "depthwise" else 0) or math.ceil(pixels / t.array_rows)
+    per_step = max(t.weight_load_cycles, DW_KERNEL_STEP * tiles)
     return math.ceil(channels / t.array_cols) * math.ceil(w.kernel / DW_KERNEL_STEP) * per_step
 
 
 def _pool_lanes(w: Workload, t: Target) -> int:
     """Output elements a pooling pass occupies. When the workload states its channel count (``n``; the
     lowered softmax max does) a dot-product engine pads the channels to its micro-block width
-    (``array_cols``): a 1-channel tensor leaves the other lanes idle. ONNX pooling nodes leave ``n`` 0."""
+    (``array_cols``): a 1-channel tensor leaves the other lanes idle; its pixels form an H x 1 column, so
+    each micro-block row of ``uw`` pixels holds one (regor EstimateMacCyclesPerBlock counts
+    ``DivRoundUp(ofmBlock, ofmUBlock)``; Vela's debug database shows the [rows, 1, 1] output). ONNX pooling
+    nodes leave ``n`` 0."""
     if t.engine != "dot-product" or not w.n or not w.m:
         return w.ofm_elems
-    return w.m * math.ceil(w.n / t.array_cols) * t.array_cols
+    uh, uw, uc = ublock(t)  # the m pixels stand in one column (H = m, W = 1): a micro-block row is uw wide
+    return math.ceil(w.m / uh) * uh * uw * math.ceil(w.n / uc) * uc
 
 
 def _with_output_stage(cycles: int, w: Workload, t: Target) -> int:
@@ -166,16 +177,62 @@ def _with_output_stage(cycles: int, w: Workload, t: Target) -> int:
 
 def _memory(w: Workload, t: Target) -> tuple[int, int, int]:
     """(memory cycles, SRAM bytes, DRAM bytes) of one NPU layer."""
-    acts = w.ifm_elems + w.ofm_elems
     if w.kind == "free":
         return 0, 0, 0
+    from_input = w.graph_input_elems if t.graph_inputs_in_dram else 0
+    acts = ((w.ifm_elems - from_input) * w.ifm_bits + w.ofm_elems * (w.store_bits or w.ofm_bits)) // 8  # bytes
     fits = acts <= t.sram_kib * 1024
-    sram = (acts if fits else 0) + (w.weight_bytes if t.weight_memory == "sram" else 0)
-    dram = (0 if fits else acts) + (w.weight_bytes if t.weight_memory == "dram" else 0)
+    consts = w.weight_bytes + const_operand_bytes(w, t)
+    sram = (acts if fits else 0) + (consts if t.weight_memory == "sram" else 0)
+    dram = (0 if fits else acts) + (consts if t.weight_memory == "dram" else 0) + graph_input_bytes(w, t)
     hz = t.clock_mhz * 1e6
     dram_cycles = dram / (t.dram_gbps * 1e9 / hz)
     sram_cycles = sram / (t.sram_gbps * 1e9 / hz) if t.sram_gbps else 0.0
     return math.ceil(max(dram_cycles, sram_cycles)), sram, dram
+
+
+def const_operand_bytes(w: Workload, t: Target) -> int:
+    """Bytes an elementwise op moves to read its non-scalar constant operands (``const_reads``) on a target
+    with ``elementwise_block_bytes`` and ``const_burst_bytes`` set: each operand is read once per output
+    element, broadcast or not, in bursts as long as the compiler's block depth
+    (``npuready.cost.elementwise_block``, from regor's FindBlockConfig / EstimateMemoryTransfer)."""
+    if not (t.elementwise_block_bytes and t.const_burst_bytes) or w.kind != "elementwise" or not w.const_reads:
+        return 0
+    per_operand = constant_read_bytes(w.ofm_hwc, w.ofm_hwc[2], ublock(t), t.elementwise_block_bytes,
+                                      t.const_burst_bytes, w.ifm_bits // 8)
+    return w.const_reads * per_operand
+
+
+def graph_input_bytes(w: Workload, t: Target) -> int:
+    """Bytes moved to read a graph input that stays in DRAM (``graph_inputs_in_dram``: Vela's Dedicated_Sram
+    mode keeps the graph's input tensors in the DRAM arena, the SRAM is only a cache for intermediates).
+    An NHWC read whose channel stride is not the IFM block depth bursts one block depth at a time
+    (regor EstimateMemoryTransfer), the depth being ``roundup(min(C, 32), 8)`` (FindBlockConfig's
+    ``ifmBlockDepth`` for int8): a 3-channel image moves 128 / 8 = 16 bytes per element."""
+    if not (t.graph_inputs_in_dram and w.graph_input_elems and t.const_burst_bytes):
+        return 0
+    c = w.graph_input_channels
+    depth = -(-min(c, 32) // 8) * 8
+    burst = t.const_burst_bytes if c == depth else depth
+    return w.graph_input_elems * t.const_burst_bytes // min(t.const_burst_bytes, burst)
+
+
+def ublock_tiles(w: Workload, t: Target) -> int:
+    """Micro-blocks covering a conv's output pixels when the workload knows its height and width: regor
+    (ethos-u-vela 5.2.0) EstimateMacCyclesPerBlock counts ``DivRoundUp(ofmBlock, ofmUBlock).ElementsWH()``,
+    so a 7 x 7 output on 2 x 2 micro-blocks takes 16 of them, not 49 / 4. 0 = unknown (use M / rows)."""
+    h, wd, _ = w.ofm_hwc
+    if not h or t.engine != "dot-product":
+        return 0
+    uh, uw, _ = ublock(t)
+    return math.ceil(h / uh) * math.ceil(wd / uw)
+
+
+def ublock(t: Target) -> tuple[int, int, int]:
+    """The OFM micro-block (H, W, C) of a dot-product engine: ``array_rows`` pixels, 2 wide when it has more
+    than one (Ethos-U55-128 1 x 2 x 8, Ethos-U65-256 2 x 2 x 8: architecture_features.py ``ofm_ublock``)."""
+    width = min(2, t.array_rows)
+    return (t.array_rows // width, width, t.array_cols)
 
 
 def layer_cost(graph: Graph, node: Node, t: Target, device: str) -> LayerCost:
@@ -191,13 +248,13 @@ def layer_cost(graph: Graph, node: Node, t: Target, device: str) -> LayerCost:
         return LayerCost(node.name, node.op_type, CPU, "host", w.m, w.k, w.n, w.groups, 0, w.macs, 0, 0, cycles,
                          "host", 0.0, 0, 0, 0.0, host_s=seconds,
                          note=note or f"host fallback: {flops} FLOPs at {t.host_gflops:g} GFLOP/s")
-    steps = lower(graph, node, t)
-    if steps is not None:
-        return _lowered_cost(node, w, steps, t, note)
     compute, mapping, how = _compute(graph, node, w, t)
     if how == FUSED:  # runs inside the producer's output stage: no pass of its own, no memory traffic
         return LayerCost(node.name, node.op_type, NPU, "fused", 0, 0, 0, 1, 0, 0, 0, 0, 0, "none", 0.0, 0, 0, 0.0,
                          note=FUSED)
+    steps = lower(graph, node, t)
+    if steps is not None:
+        return _lowered_cost(node, w, steps, t, note)
     memory, sram, dram = _memory(w, t)
     latency = t.dram_latency_cycles if dram else 0  # first DRAM access: a prologue nothing overlaps
     cycles = max(compute, memory) + latency

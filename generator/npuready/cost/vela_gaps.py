@@ -57,7 +57,8 @@ def gaps(models: list[dict]) -> dict[str, Any]:
             for m in models for layer in m["layers"] if layer["reference_cycles"] and not layer["ours_cycles"]]
     totals_out = [{"model": m["model"], "target": m["target"], "ratio": m["ratio"]}
                   for m in models if _outside(m["ratio"], TOTAL_BAND)]
-    op_out = [o for o in op_types if _outside(o["ratio"], (lo, hi))]
+    # an operator both sides cost at zero cycles (Vela's CPU Passthrough, e.g. GatherV2) is not off by any factor
+    op_out = [o for o in op_types if (o["ours_cycles"] or o["reference_cycles"]) and _outside(o["ratio"], (lo, hi))]
     return {
         "goal": f"every model's total within {TOTAL_BAND[0]}-{TOTAL_BAND[1]}x of Vela on both mirrors, the median "
                 f"within {MEDIAN_BAND[0]}-{MEDIAN_BAND[1]}x, no Vela op type off by more than {OP_TYPE_FACTOR}x in "

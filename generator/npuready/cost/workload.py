@@ -18,6 +18,7 @@ model it would become.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -44,6 +45,7 @@ VECTOR_PASSES = {
 # host FLOPs per output element for non-GEMM ops (transcendentals are several flops)
 HOST_FLOPS = {"Softmax": 8, "LogSoftmax": 9, "LayerNormalization": 9, "Gelu": 12, "Erf": 10, "Sigmoid": 4,
               "Tanh": 6, "Exp": 4, "Mish": 14, "HardSwish": 4, "Softplus": 6, "Elu": 4, "Selu": 5}
+BINARY_CONST_OPS = frozenset({"Add", "Sub", "Mul", "Div", "Max", "Min", "Pow", "PRelu"})
 BIAS_BYTES = 4  # int32 bias per output channel
 
 
@@ -60,6 +62,13 @@ class Workload:
     ifm_elems: int = 0  # activation elements read (constants excluded)
     weight_bytes: int = 0  # int8 weights + int32 bias
     ops: int = 1  # vector passes per output element
+    const_reads: int = 0  # non-scalar constant operands an elementwise op reads once per output element
+    ofm_hwc: tuple[int, int, int] = (0, 0, 0)  # the output as the NHWC (H, W, C) an Ethos-U compiler sees
+    ifm_bits: int = 8  # element width of the activations read (int32 inside lowered sequences)
+    ofm_bits: int = 8  # element width of the output
+    store_bits: int = 0  # bits per output element the memory traffic counts (0 = ofm_bits)
+    graph_input_elems: int = 0  # activation elements read straight from a graph input
+    graph_input_channels: int = 0  # innermost (NHWC channel) length of that input
     fusable: bool = False
     shapes_known: bool = True
 
@@ -107,6 +116,16 @@ def _is_const(graph: Graph, name: str) -> bool:
 
 
 def workload(graph: Graph, node: Node) -> Workload:
+    w = _workload(graph, node)
+    inputs = {t.name: t for t in graph.inputs}
+    read = [_shape(graph, i) for i in node.inputs if i in inputs]
+    if not read or w.kind == "free" or not all(read):
+        return w
+    return dataclasses.replace(w, graph_input_elems=sum(_numel(s) for s in read),
+                               graph_input_channels=hwc(read[0])[2])
+
+
+def _workload(graph: Graph, node: Node) -> Workload:
     op = node.op_type
     y = _shape(graph, node.outputs[0]) if node.outputs else None
     ofm = _numel(y)
@@ -129,7 +148,30 @@ def workload(graph: Graph, node: Node) -> Workload:
     if op in MOVE_OPS:
         return Workload("move", ofm_elems=ofm, ifm_elems=ifm, shapes_known=y is not None)
     return Workload("elementwise", ofm_elems=ofm, ifm_elems=ifm, ops=VECTOR_PASSES.get(op, 1),
-                    fusable=op in FUSABLE_OPS, shapes_known=y is not None)
+                    fusable=op in FUSABLE_OPS, shapes_known=y is not None, const_reads=_const_reads(graph, node),
+                    ofm_hwc=hwc(y))
+
+
+def hwc(shape: tuple[int, ...] | None) -> tuple[int, int, int]:
+    """(H, W, C) of a batch-1 tensor in NHWC: NCHW for 4-D ONNX tensors, else the innermost axis is C,
+    the next W and the rest H (a [1, T, D] token tensor is 1 x T x D)."""
+    if not shape:
+        return (0, 0, 0)
+    if len(shape) == 4:
+        return (shape[2], shape[3], shape[1])
+    c = shape[-1]
+    w = shape[-2] if len(shape) > 1 else 1
+    return (math.prod(shape[:-2]) if len(shape) > 2 else 1, w, c)
+
+
+def _const_reads(graph: Graph, node: Node) -> int:
+    """Constant operands with more than one element: a BatchNormalization that does not fold is a
+    per-channel Mul and Add (two), a binary op counts its constant inputs. Scalars travel in a register."""
+    if node.op_type == "BatchNormalization":
+        return 2
+    if node.op_type not in BINARY_CONST_OPS:
+        return 0
+    return sum(1 for i in node.inputs[:2] if i and _is_const(graph, i) and _numel(_shape(graph, i)) > 1)
 
 
 def _conv(graph: Graph, node: Node, y, ifm: int) -> Workload:
@@ -149,7 +191,7 @@ def _conv(graph: Graph, node: Node, y, ifm: int) -> Workload:
     cin_g, cout_g = w[1], w[0] // group
     kind = "depthwise" if group > 1 and cin_g == 1 else "gemm"
     return Workload(kind, m=m, k=cin_g * kernel, n=cout_g, groups=group, kernel=kernel, cin_per_group=cin_g,
-                    ofm_elems=_numel(y), ifm_elems=ifm, weight_bytes=weights)
+                    ofm_elems=_numel(y), ifm_elems=ifm, weight_bytes=weights, ofm_hwc=hwc(y) if y[0] == 1 else (0, 0, 0))
 
 
 def _matmul(graph: Graph, node: Node, y, ifm: int) -> Workload:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from npuready.cost.vela import CATEGORIES
+from npuready.docs_gen.cost_vs_vela_mechanisms import mechanism_lines, open_lines
 from npuready.docs_gen.experiments import md_text
 from npuready.paths import repo_root
 from npuready.targets import load_target
@@ -53,8 +54,10 @@ def _lowered_rows(models: list[dict]) -> list[str]:
            "passes; LayerNorm as two means (each a depthwise conv with its weight-load floor), centring, "
            "square, a reciprocal square root by lookup table, normalise, scale and shift; an activation-by-"
            "activation MatMul as an elementwise Mul over every product plus a ReduceSum, as Vela's C++ core "
-           "runs it per output column (regor `InsertMatMulCommand`; the transpose of the second operand, "
-           "the per-column command overhead and the int32 scratch are not modelled). Elementwise Mul runs at its own rate from Vela's architecture tables (`mul_elems_per_cycle`, see docs/targets.md). "
+           "runs it per output column (regor `InsertMatMulCommand`; the Mul writes an int32 scratch at regor's "
+           "int32 output rate; the transpose of the second operand and the per-column command overhead are not "
+           "modelled). Elementwise Mul runs at its own rate from Vela's architecture tables "
+           "(`mul_elems_per_cycle`, see docs/targets.md); the Softmax steps after the exp run on int32 tensors. "
            "The Mean rows include the model's final token mean as well as the LayerNorm chains.", "",
            "| model | target | Vela operator | layers | Vela ops (longest layer) | ours cycles | Vela cycles | ratio |",
            "|---|---|---|---:|---:|---:|---:|---:|"]
@@ -97,16 +100,11 @@ def _largest_gaps(models: list[dict], count: int = 12) -> list[str]:
     """The per-layer pairs furthest below Vela, and why they stay there."""
     rows = [(l["ratio"], m["model"], m["target"], l) for m in models for l in m.get("layers", [])
             if isinstance(l.get("ratio"), (int, float)) and l.get("reference_cycles")]
-    rows.sort(key=lambda r: -(r[3]["reference_cycles"] - (r[3].get("ours_cycles") or 0)))
-    out = ["", "## Largest per-layer gaps in cycles (where the totals goal fails)", "",
-           "What remains after the lowerings above: the largest pairs are the ViT's Softmax, whose Vela cost is "
-           "still above the sum of the mirror's per-step costs (the mirror prices every step as an int8 pass at "
-           "the ordinary elementwise and pooling rates, while Vela's intermediates are int32 and some of its "
-           "broadcast steps cost more per element); on the Ethos-U65 the activation-by-activation BatchMatMul, "
-           "whose Vela cost does not shrink with the wider array the way the mirror's Mul + ReduceSum does; and "
-           "the ViT's patch-embedding conv, now costed as Vela's one conv per output pixel (section above), "
-           "where each of those single-pixel convs still costs more in Vela's estimate than the mirror's "
-           "weight-load floor and weight stream give it.", "",
+    rows.sort(key=lambda r: -abs(r[3]["reference_cycles"] - (r[3].get("ours_cycles") or 0)))
+    out = ["", "## Largest per-layer gaps in cycles", "",
+           "The layers furthest from Vela in cycles, whichever side is larger; the open gaps above name the "
+           "mechanism behind each kind (weight compression on the Ethos-U55's weight-bound convs, the export's "
+           "layout transposes, per-op fixed costs of small layers).", "",
            "| model | target | Vela operator | our nodes | ours cycles | Vela cycles | ratio | our bound |",
            "|---|---|---|---|---:|---:|---:|---|"]
     for ratio, model, target, l in rows[:count]:
@@ -141,35 +139,7 @@ def _open_gaps(gaps: dict[str, Any] | None) -> list[str]:
     out += [f"| {o['model']} | {o['target']} | {o['vela_operator']} | {o['layers']} | {o['ours_cycles']} | "
             f"{o['reference_cycles']} | {_r(o['ratio'])} |" for o in gaps["model_op_types_outside"]]
     out += ["", f"Vela layers the mirror costs at zero cycles: {len(gaps['zero_cost_layers'])}."]
-    out += ["", "Mechanisms behind these gaps, found in Vela 5.2.0's source (regor, in the `ethos-u-vela` sdist) "
-            "and not modelled yet:", "",
-            "- **Constant broadcast operands** (DenseNet's unfolded BatchNorm after each concat: Mul and Add by a "
-            "per-channel constant): `EthosU55Performance::MeasureElementAccess` reads the second operand once per "
-            "output element, and `EstimateMemoryTransfer` charges each NHWC read a full burst of the memory "
-            "(`vela.ini` `*_burst_length`), so the constant streams from flash/DRAM many times over; the mirror "
-            "reads the constant once.",
-            "- **Graph input and output in the arena memory** (the first conv on the Ethos-U65, whose arena is "
-            "DRAM in `Dedicated_Sram`): regor's `Scheduler` keeps graph inputs/outputs linear (NHWC) in the "
-            "feature-map memory; a 3-channel NHWC image is read in short bursts (`EstimateMemoryTransfer`) with "
-            "DRAM latency, which the mirror prices as an SRAM-resident tensor.",
-            "- **Per-op fixed costs** of small layers: `EstimateMacOpCycles` adds the first IFM block's and last "
-            "OFM block's memory latency and a scale/bias read floor (`10 * ofm_block_depth * read_latency / 256` "
-            "per block); the mirror has only the weight-load floor and one DRAM latency.",
-            "- **Transpose and channel shuffles**: Vela decomposes them into several Transpose/MemoryCopy passes; "
-            "the mirror prices one memory round trip. A Gather the mirror sends to the host (it is not in the "
-            "mirror's op table) runs on the NPU in Vela as a Transpose, hence the zero-cost rows.",
-            "- **Explicit pads**: where the exporter writes a PAD before a conv, Vela runs four MemoryCopy ops for "
-            "the borders; the ONNX graph has no node for them, so their cycles fall on the next conv's row.",
-            "- **Weight compression and prefetch** (deep layers on the Ethos-U55, weights in 0.5 GB/s flash): Vela "
-            "streams its encoded weights (`total_npu_encoded_weights` in each row's `vela_summary`, below the "
-            "original size) and DMAs a layer's weights into SRAM while earlier layers run (regor "
-            "`MeasureAccessCycles`: only the non-pre-buffered part is charged to the layer); the mirror streams the "
-            "raw int8 weights inside the layer, so weight-bound convs cost it up to several times Vela's figure.",
-            "- **Unary elementwise passes** (the Quantize/MemoryCopy rescales Vela writes for a Concat whose inputs "
-            "have other scales, and standalone lookup tables): the mirrors price a Concat as one memory round trip "
-            "and a lookup-table output stage at regor's `activationCycles[0]` (`lut_elems_per_cycle`); Vela's own "
-            "rows for these passes imply a per-element rate that matches neither that figure on the Ethos-U65 nor "
-            "`outputCycles[7]` on either mirror, for a reason not yet found in regor's source."]
+    out += open_lines()
     if gaps["zero_cost_layers"]:
         out += ["", "| model | target | tensor | Vela operator | Vela cycles |", "|---|---|---|---|---:|"]
         out += [f"| {z['model']} | {z['target']} | {z['tensor']} | {z['vela_operator']} | {z['reference_cycles']} |"
@@ -204,7 +174,8 @@ def render_markdown(result: dict[str, Any]) -> str:
         "Ethos-U55-128 and Ethos-U65-256 systems; npuready's `ethos-u55-128` / `ethos-u65-256` mirror targets "
         "cost the same ONNX model. Ratio = ours / Vela. **Both sides are estimates (simulated); neither is "
         "silicon.** Vela 5.2.0 estimates with its C++ core (regor); the mirror's structure follows the legacy "
-        "Python core's published performance code and `vela.ini` (see docs/targets.md), not regor's tables.",
+        "Python core's published performance code, `vela.ini` and, for the mechanisms listed below, regor's "
+        "own source and tables (see docs/targets.md).",
         "",
         "Models named `library:NAME` are architectures built by timm/torchvision from code with **random "
         "weights** (torch seed 0) at a small input (`params.library_image_size` in the spec); like every model "
@@ -259,7 +230,10 @@ def render_markdown(result: dict[str, Any]) -> str:
         "- **DRAM latency**: the first DRAM read of a layer (" + latencies + ") "
         "does not overlap compute; it dominates small fully connected layers.",
         "- **probe pooling rate**: pooling at one kernel element per 4-cycle step per micro-block, measured on "
-        "Vela with the probes below (not on the example models).",
+        "Vela with the probes below (not on the example models) and the same figure regor's "
+        "`EstimateMacCyclesPerBlock` gives.",
+        "- **constant reads, pool floor, input in DRAM, int32 rates**: the mechanisms of the next section, each "
+        "switched off alone.",
         "",
         "## Pooling",
         "",
@@ -283,6 +257,7 @@ def render_markdown(result: dict[str, Any]) -> str:
         "|---|---|---|---|---:|---:|---:|---:|---|",
     ]
     lines += _pooling_rows(models)
+    lines += mechanism_lines()
     lines += _lowered_rows(models)
     lines += _unrolled_conv_rows(models)
     lines += _open_gaps(result["results"].get("open_gaps"))

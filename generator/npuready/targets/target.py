@@ -71,6 +71,12 @@ class Target:
     global_pool_as_depthwise: bool = False  # the compiler lowers GlobalAveragePool/ReduceMean to a depthwise conv
     mul_elems_per_cycle: float | None = None  # elementwise Mul throughput; None = elementwise_elems_per_cycle
     lut_elems_per_cycle: float | None = None  # output stage with a lookup-table activation; None = no such limit
+    elementwise_block_bytes: int = 0  # int8 IFM bytes an elementwise block may hold (0 = constant reads not modelled)
+    const_burst_bytes: int = 0  # longest burst of the memory holding constants (bytes)
+    int32_elems_per_cycle: float | None = None  # elementwise op reading int32 operands (lowered sequences)
+    mul32_elems_per_cycle: float | None = None  # int8 Mul writing an int32 result
+    graph_inputs_in_dram: bool = False  # graph input tensors stay in DRAM (not in the SRAM the layers use)
+    pool_min_kernel: int = 0  # a pooling pass takes at least this many kernel-element steps (Ethos-U: 4)
     lowering: str = "none"  # compiler lowering of ops without a kernel (npuready.cost.lowering): none | vela
     reference: Mapping[str, str] = field(default_factory=dict)  # external tool settings a mirror matches
     # --- what the target runs beyond its op table (npuready.lint.policy reads these) ---

@@ -77,13 +77,19 @@ def compare(graph, target, rows: list[dict], summary: dict) -> dict[str, Any]:
 # Mirror features, each switched off alone (and all together: "plain") to show what it contributes.
 ABLATIONS = {
     "plain": {"channel_block": 0, "part_kernel_step": 0, "weight_load_cycles": 0, "dram_latency_cycles": 0,
-              "global_pool_as_depthwise": False, "pool_ops_per_cycle": None},
+              "global_pool_as_depthwise": False, "pool_ops_per_cycle": None, "elementwise_block_bytes": 0,
+              "graph_inputs_in_dram": False, "pool_min_kernel": 0, "int32_elems_per_cycle": None,
+              "mul32_elems_per_cycle": None},
     "no_channel_block": {"channel_block": 0},
     "no_part_kernel": {"part_kernel_step": 0},
     "no_weight_load_floor": {"weight_load_cycles": 0},
     "no_dram_latency": {"dram_latency_cycles": 0},
     "no_mean_lowering": {"global_pool_as_depthwise": False},
     "no_probe_pool_rate": {"pool_ops_per_cycle": None},
+    "no_const_reads": {"elementwise_block_bytes": 0},
+    "no_pool_floor": {"pool_min_kernel": 0},
+    "no_input_in_dram": {"graph_inputs_in_dram": False},
+    "no_int32_rates": {"int32_elems_per_cycle": None, "mul32_elems_per_cycle": None},
 }
 
 
