@@ -50,7 +50,8 @@ def _open(page, site: Path, fragment: str = "") -> None:
 
 
 def _check_drilldown(page, button, results) -> None:
-    exp, path = button.get_attribute("data-exp"), button.get_attribute("data-path")
+    target = button.evaluate("b => npuready.ref(b)")
+    exp, path = target["exp"], target["path"]
     value = pointer.resolve(results[exp], path)
     assert button.inner_text().split("\u2009")[0] == format_number(value, pct=button.get_attribute("data-scale") == "100")
     button.click()
