@@ -11,7 +11,7 @@ import re
 MASK = b"<commit>"
 _PATTERNS = (
     re.compile(rb'("commit":)"[^"\\]*"'),  # data/<id>.js: compact, sorted JSON (embed.script_js)
-    re.compile(rb'(<code class="commit">)[^<]*(?=</code>)'),  # the records tab prints it
+    re.compile(rb'(<code class=\\?"commit\\?">)[^<]*(?=</code>)'),  # the records tab (views/records.js: in a JSON string)
     re.compile(rb'(\| )`[0-9a-f]{7,40}`(?= \|$)', re.M),  # EXPERIMENTS.md's index: the last column
 )
 
