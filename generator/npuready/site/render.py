@@ -198,7 +198,7 @@ def _embedded(fig: Figures, exp_id: str, exp: Experiment, light: set[str]) -> An
         return exp.doc
     where = f"{page_path(exp_id)} embeds the whole result" if is_model_report(exp) else "the Models view"
     pointers = [p for e, p in fig.emitted if e == exp_id] + fig.raw_paths(exp_id)
-    return excerpt(exp.doc, pointers, f"index.html embeds the records its numbers point at; "
+    return excerpt(exp.doc, pointers, f"the site carries the records its numbers point at; "
                                       f"experiments/{exp_id}/result.json is the whole record ({where})")
 
 
