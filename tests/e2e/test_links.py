@@ -157,3 +157,24 @@ def test_bad_links_are_explained_on_the_page_and_request_nothing_missing(page_an
     assert box.inner_text().startswith("This link points to nothing on this page")
     assert _visible_views(page) == ["findings"] and not _modal(page)["open"]
     assert watch.errors == [] and watch.network == []
+
+
+def test_a_model_pages_number_link_reopens_that_number(browser, page_and_watch, site):
+    page, watch = page_and_watch
+    _open(page, (site / "models" / "model-report-yolov8n.html").as_uri())
+    button = page.locator("#model-summary button.num").first
+    target = button.evaluate("b => npuready.ref(b)")
+    button.click()
+    page.locator("dialog#raw").wait_for(state="visible")
+    link = page.locator("#raw-link").evaluate("a => a.href")
+    assert link == page.url and "view=" not in link
+    other = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    try:
+        _open(other, link)
+        assert _modal(other) == {"open": True, **target}
+        assert other.locator("#link-error").count() == 0
+    finally:
+        other.context.close()
+    page.go_back()
+    page.wait_for_function("!document.getElementById('raw').open")
+    assert watch.errors == [] and watch.network == []

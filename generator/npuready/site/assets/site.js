@@ -230,7 +230,8 @@
     if (view === undefined) { return Promise.reject(new Error("no panel for experiment " + st.panel)); }
     return display(view).then(function (changed) {
       var target = null;
-      if (st.rec !== undefined) {
+      if (changed === null) { /* a model page: only the number */ }
+      else if (st.rec !== undefined) {
         target = document.getElementById("record-" + st.rec);
         if (!target) { throw new Error("no record of experiment " + st.rec); }
         target.open = true;
@@ -288,8 +289,7 @@
 
   function modalState(exp, path) {
     var st = getState();
-    st.view = shown || st.view || manifest.first;
-    if (!tabNames().length) { delete st.view; }
+    if (tabNames().length) { st.view = shown || st.view || manifest.first; } else { delete st.view; delete st.rec; }
     st.exp = exp;
     st.path = path;
     return st;
