@@ -2,24 +2,18 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from npuready.commands.site import build_all, write_all
 from npuready.site import pointer
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("links")
-    shutil.copytree(REPO / "docs", root / "docs")
-    build, md = build_all(REPO / "experiments", root / "docs")
-    write_all(build, md, root / "docs", root / "site")
-    return root / "site"
+@pytest.fixture
+def site(repo_site: Path) -> Path:
+    return repo_site
 
 
 def _open(page, url: str) -> None:
