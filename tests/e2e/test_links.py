@@ -11,11 +11,6 @@ from npuready.site import pointer
 REPO = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def site(repo_site: Path) -> Path:
-    return repo_site
-
-
 def _open(page, url: str) -> None:
     page.goto(url)
     page.wait_for_function("document.documentElement.dataset.ready === '1'")
@@ -34,9 +29,9 @@ def _stored(exp: str, path: str):
     return pointer.resolve(json.loads((REPO / "experiments" / exp / "result.json").read_text()), path)
 
 
-def test_link_from_the_dialog_opens_the_same_number_in_the_same_view(browser, page_and_watch, site):
+def test_link_from_the_dialog_opens_the_same_number_in_the_same_view(browser, page_and_watch, repo_site):
     page, watch = page_and_watch
-    _open(page, (site / "index.html").as_uri() + "#npu")
+    _open(page, (repo_site / "index.html").as_uri() + "#npu")
     button = page.locator("#view-npu button.num").nth(5)
     target = button.evaluate("b => npuready.ref(b)")
     button.click()
@@ -59,9 +54,9 @@ def test_link_from_the_dialog_opens_the_same_number_in_the_same_view(browser, pa
     assert watch.errors == [] and watch.network == []
 
 
-def test_back_closes_the_dialog_and_forward_reopens_it(page_and_watch, site):
+def test_back_closes_the_dialog_and_forward_reopens_it(page_and_watch, repo_site):
     page, watch = page_and_watch
-    _open(page, (site / "index.html").as_uri())
+    _open(page, (repo_site / "index.html").as_uri())
     page.locator('nav.tabs a[data-view="integer"]').click()
     page.locator("#view-integer").wait_for(state="visible")
     button = page.locator("#view-integer button.num").first
@@ -93,9 +88,9 @@ def test_back_closes_the_dialog_and_forward_reopens_it(page_and_watch, site):
     assert watch.errors == [] and watch.network == []
 
 
-def test_a_deep_link_opened_directly_closes_to_its_view(page_and_watch, site):
+def test_a_deep_link_opened_directly_closes_to_its_view(page_and_watch, repo_site):
     page, watch = page_and_watch
-    _open(page, (site / "index.html").as_uri() + "#view=models&exp=pruning&path=/results")
+    _open(page, (repo_site / "index.html").as_uri() + "#view=models&exp=pruning&path=/results")
     assert _visible_views(page) == ["models"] and _modal(page)["open"]
     page.keyboard.press("Escape")
     page.wait_for_function("!document.getElementById('raw').open")
@@ -103,28 +98,28 @@ def test_a_deep_link_opened_directly_closes_to_its_view(page_and_watch, site):
     assert watch.errors == []
 
 
-def test_filters_live_in_the_url_and_come_back_with_it(page_and_watch, site):
+def test_filters_live_in_the_url_and_come_back_with_it(page_and_watch, repo_site):
     page, watch = page_and_watch
-    _open(page, (site / "index.html").as_uri() + "#records")
+    _open(page, (repo_site / "index.html").as_uri() + "#records")
     page.locator("#rec-search").fill("vela")
     page.locator("#rec-evidence").select_option("simulated")
     assert page.evaluate("npuready.getState()") == {"view": "records", "q": "vela", "ev": "simulated"}
     shown = page.eval_on_selector_all("details.record", "ds => ds.filter(d => !d.hidden).map(d => d.dataset.exp)")
     assert "cost-vs-vela" in shown and "probes" not in shown
     url = page.url
-    _open(page, (site / "index.html").as_uri())
+    _open(page, (repo_site / "index.html").as_uri())
     _open(page, url)
     assert page.locator("#rec-search").input_value() == "vela"
     assert page.eval_on_selector_all("details.record", "ds => ds.filter(d => !d.hidden).map(d => d.dataset.exp)") == shown
     assert watch.errors == []
 
 
-def test_api_loads_tabs_and_records_on_demand_only(page_and_watch, site):
+def test_api_loads_tabs_and_records_on_demand_only(page_and_watch, repo_site):
     page, watch = page_and_watch
     events = []
     page.expose_function("seen", lambda v: events.append(v))
     page.add_init_script("document.addEventListener('npuready:view', e => window.seen(e.detail.view))")
-    _open(page, (site / "index.html").as_uri())
+    _open(page, (repo_site / "index.html").as_uri())
     loaded = [u.split("/site/")[1].split("?")[0] for u in watch.requests if "/site/" in u]
     assert sorted(loaded) == ["assets/site.css", "assets/site.js", "index.html"]  # no tab, no result, no chart runtime
     assert events == ["findings"]
@@ -143,9 +138,9 @@ def test_api_loads_tabs_and_records_on_demand_only(page_and_watch, site):
 
 @pytest.mark.parametrize("link", ["#view=nowhere", "#panel=no-such-experiment", "#view=npu&exp=probes&path=/no/such",
                                   "#doc=NO-SUCH-DOC", "#exp=no-such-experiment"])
-def test_bad_links_are_explained_on_the_page_and_request_nothing_missing(page_and_watch, site, link):
+def test_bad_links_are_explained_on_the_page_and_request_nothing_missing(page_and_watch, repo_site, link):
     page, watch = page_and_watch
-    _open(page, (site / "index.html").as_uri() + link)
+    _open(page, (repo_site / "index.html").as_uri() + link)
     box = page.locator("#link-error")
     box.wait_for(state="visible")
     assert box.inner_text().startswith("This link points to nothing on this page")
@@ -153,9 +148,9 @@ def test_bad_links_are_explained_on_the_page_and_request_nothing_missing(page_an
     assert watch.errors == [] and watch.network == []
 
 
-def test_a_model_pages_number_link_reopens_that_number(browser, page_and_watch, site):
+def test_a_model_pages_number_link_reopens_that_number(browser, page_and_watch, repo_site):
     page, watch = page_and_watch
-    _open(page, (site / "models" / "model-report-yolov8n.html").as_uri())
+    _open(page, (repo_site / "models" / "model-report-yolov8n.html").as_uri())
     button = page.locator("#model-summary button.num").first
     target = button.evaluate("b => npuready.ref(b)")
     button.click()
