@@ -202,10 +202,22 @@ def _embedded(fig: Figures, exp_id: str, exp: Experiment, light: set[str]) -> An
                                       f"experiments/{exp_id}/result.json is the whole record ({where})")
 
 
+GENERATED_DIRS = ("views", "data")  # written only by this renderer: a file there that the build lacks is left over
+
+
+def leftovers(build: SiteBuild, out: Path) -> list[Path]:
+    """Files in ``out``'s generated folders that the build no longer produces (a removed experiment or tab)."""
+    return sorted(p for d in GENERATED_DIRS for p in (out / d).glob("*")
+                  if p.is_file() and p.relative_to(out).as_posix() not in build.files)
+
+
 def write_site(build: SiteBuild, out: Path) -> list[Path]:
     from npuready.atomic import write_bytes
 
-    return [write_bytes(out / rel, data) for rel, data in sorted(build.files.items())]
+    written = [write_bytes(out / rel, data) for rel, data in sorted(build.files.items())]
+    for path in leftovers(build, out):
+        path.unlink()
+    return written
 
 
 def stale_files(build: SiteBuild, out: Path) -> list[str]:
@@ -217,4 +229,4 @@ def stale_files(build: SiteBuild, out: Path) -> list[str]:
         path = out / rel
         if not path.exists() or content_key(path.read_bytes()) != content_key(data):
             stale.append(str(path))
-    return stale
+    return stale + [str(p) for p in leftovers(build, out)]
