@@ -73,6 +73,7 @@ def test_index_carries_the_first_view_only(fixture_tree):
     assert manifest["first"] == "findings"
     assert sorted(manifest["records"]) == sorted(build.records)
     assert manifest["views"]["npu"].startswith("views/npu.js?v=")
+    assert manifest["charts"] == ["npu"]  # the chart runtime starts loading with the tab's HTML
 
 
 def test_known_experiments_absent_show_not_run_yet(fixture_tree):

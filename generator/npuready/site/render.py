@@ -165,7 +165,8 @@ def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], 
     manifest = {"first": FIRST, "vendor": list(VENDOR_FILES),
                 "views": {n: f"views/{n}.js?v={version[f'views/{n}.js']}" for n in TABS if n != FIRST},
                 "records": {e: f"data/{e}.js?v={version[f'data/{e}.js']}" for e in embedded},
-                "panels": {p.exp_id: p.view for ps in views.values() for p in ps}}
+                "panels": {p.exp_id: p.view for ps in views.values() for p in ps},
+                "charts": [n for n, h in tab_html.items() if 'class="chart-spec"' in h]}
     shell = env.get_template("index.html.j2")
     first_html, first_refs = localize(tab_html[FIRST], fig.refs)
     files["index.html"] = shell.render(

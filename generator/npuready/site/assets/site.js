@@ -119,6 +119,7 @@
 
   function display(name) {
     if (!tabNames().length) { return Promise.resolve(null); }  /* a model page: no tabs */
+    if ((manifest.charts || []).indexOf(name) >= 0) { loadRuntime().catch(function () { /* drawCharts says so */ }); }
     return ensureView(name).then(function (el) {
       document.querySelectorAll("section.view").forEach(function (s) { s.hidden = s !== el; });
       document.querySelectorAll("nav.tabs a").forEach(function (a) {
