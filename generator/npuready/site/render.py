@@ -151,7 +151,8 @@ def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], 
         docs=doc_pages, hand={i for i, p in panels.items() if p.hand}, view_titles=VIEW_TITLES, view_blurbs=VIEW_BLURBS,
         known=KNOWN, models=models, model_targets=model_targets, light=light,
         model_pages={i: page_path(i) for i, e in experiments.items() if is_model_report(e)})
-    tab_html = {name: env.get_template(tab.template).render(**context, **tab.params) for name, tab in TABS.items()}
+    tab_html = {name: env.get_template(tab.template).render(
+        {**context, **tab.params, **(tab.extra(experiments) if tab.extra else {})}) for name, tab in TABS.items()}
     embedded = {exp_id: _embedded(fig, exp_id, exp, light) for exp_id, exp in sorted(experiments.items())}
     files: dict[str, bytes] = {f"assets/{name}": resources.files("npuready.site").joinpath("assets", name).read_bytes()
                                for name in ASSETS}

@@ -3,12 +3,13 @@ tab's HTML is written to ``views/<name>.js`` and inserted by ``assets/site.js`` 
 
 A tab is a template under ``templates/sections/`` that renders the inside of its ``<section class="view">``
 from the build context (``render.py``); ``params`` are extra template variables (the panel tabs share one
-template). To add a tab: one entry here and one template.
+template) and ``extra(experiments)``, when given, returns more of them at build time. To add a tab: one entry
+here and one template.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 
 @dataclass(frozen=True)
@@ -19,6 +20,7 @@ class Tab:
     title: str = ""  # the view's heading where a template reads it (view_titles)
     blurb: str = ""
     params: Mapping[str, Any] = field(default_factory=dict)
+    extra: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None
 
 
 def _panels(name: str, title: str, blurb: str) -> Tab:
