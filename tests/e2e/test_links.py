@@ -121,7 +121,7 @@ def test_api_loads_tabs_and_records_on_demand_only(page_and_watch, repo_site):
     page.add_init_script("document.addEventListener('npuready:view', e => window.seen(e.detail.view))")
     _open(page, (repo_site / "index.html").as_uri())
     loaded = [u.split("/site/")[1].split("?")[0] for u in watch.requests if "/site/" in u]
-    assert sorted(loaded) == ["assets/site.css", "assets/site.js", "index.html"]  # no tab, no result, no chart runtime
+    assert sorted(loaded) == ["assets/drilldown.js", "assets/site.css", "assets/site.js", "index.html"]  # no tab, no result, no chart runtime
     assert events == ["findings"]
     record = page.evaluate("npuready.loadRecord('probes')")
     assert record == json.loads((REPO / "experiments" / "probes" / "result.json").read_text())

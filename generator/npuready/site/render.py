@@ -25,7 +25,7 @@ from npuready.site.vendor import VENDOR_FILES
 from npuready.site.views import KNOWN
 from npuready.site.volatile import content_key
 
-INDEX_ASSETS = ("site.css", "site.js")  # what index.html loads, in this order (stylesheets first)
+INDEX_ASSETS = ("site.css", "site.js", "drilldown.js")  # what index.html loads, in this order (stylesheets first)
 ASSETS = (*INDEX_ASSETS, "modelview.js")  # copied to site/assets/ (model pages load modelview.js)
 RECORDS_DOC = "EXPERIMENTS"
 AUTO_HEADLINE_NUMBERS = 4

@@ -1,4 +1,5 @@
-/* npuready workbench: tabs rendered on demand, URL state and deep links, raw-JSON drill-down, lazy charts.
+/* npuready workbench: tabs rendered on demand, URL state and deep links, lazy charts (the drill-down dialog
+   itself is assets/drilldown.js).
    file:// cannot fetch, so every tab's HTML (views/<name>.js) and every stored result (data/<id>.js) is a script
    that registers itself here when injected. Makes no network request.
 
@@ -9,6 +10,7 @@
      setState({key: value})            merge keys into the URL state (replaceState; null or "" removes a key)
      getState() -> {...}               the URL state: view, rec, panel, doc, exp + path (the open number), others
      ref(button) -> {exp, path}        what a drill-down button points at
+     openRaw(exp, pointer) -> Promise  show the dialog without touching the URL (model pages' graph clicks)
    Events on document: "npuready:view" {view, element} once a tab's HTML is in the page (the first tab too),
    "npuready:state" {state} after the page followed a URL (load, link, Back/Forward). */
 (function () {
@@ -74,19 +76,6 @@
     var row = section && tables[section.dataset.view] && tables[section.dataset.view][Number(button.dataset.n)];
     if (!row) { throw new Error("drill-down button without a reference table"); }
     return {exp: row[0], path: row[1]};
-  }
-
-  /* ---------- pointers ---------- */
-  function tokens(pointer) {
-    if (pointer === "") { return []; }
-    return pointer.slice(1).split("/").map(function (t) { return t.replace(/~1/g, "/").replace(/~0/g, "~"); });
-  }
-
-  function resolve(doc, pointer) {
-    return tokens(pointer).reduce(function (node, t) {
-      if (node === null || typeof node !== "object" || !(t in node)) { throw new Error("no " + pointer + " in the stored result"); }
-      return node[t];
-    }, doc);
   }
 
   /* ---------- tabs ---------- */
@@ -243,9 +232,9 @@
         target = document.querySelector('article.doc[data-doc="' + CSS.escape(st.doc) + '"]');
         if (!target) { throw new Error("no document " + st.doc); }
       }
-      if (target && (changed || !dlg || !dlg.open)) { target.scrollIntoView({block: "start"}); }
+      if (target && (changed || !dialogOpen())) { target.scrollIntoView({block: "start"}); }
       else if (changed) { window.scrollTo(0, 0); }
-      if (st.exp !== undefined && st.path !== undefined) { return openRaw(st.exp, st.path); }
+      if (st.exp !== undefined && st.path !== undefined) { return dialog().open(st.exp, st.path); }
       closeQuietly();
       return null;
     });
@@ -283,10 +272,15 @@
     });
   }
 
-  /* ---------- raw JSON drill-down ---------- */
-  var dlg = document.getElementById("raw");
-  var current = null;
-  var quiet = false;
+  /* ---------- the drill-down dialog (assets/drilldown.js shows it; the URL is kept here) ---------- */
+  function dialog() {
+    if (!window.npuready.dialog) { throw new Error("assets/drilldown.js is not loaded"); }
+    return window.npuready.dialog;
+  }
+
+  function dialogOpen() { return Boolean(window.npuready.dialog && window.npuready.dialog.isOpen()); }
+
+  function closeQuietly() { if (window.npuready.dialog) { window.npuready.dialog.closeQuietly(); } }
 
   function modalState(exp, path) {
     var st = getState();
@@ -296,113 +290,17 @@
     return st;
   }
 
-  function render(whole) {
-    var doc = data(current.exp);
-    var value = resolve(doc, current.path);
-    var t = tokens(current.path);
-    var scalar = value === null || typeof value !== "object";
-    var shownPath = current.path, record = value, key = null;
-    if (whole) { record = doc; shownPath = ""; }
-    else if (scalar && t.length) {
-      key = t[t.length - 1];
-      shownPath = "/" + t.slice(0, -1).map(function (x) { return x.replace(/~/g, "~0").replace(/\//g, "~1"); }).join("/");
-      if (shownPath === "/") { shownPath = ""; }
-      record = resolve(doc, shownPath);
-    }
-    current.text = JSON.stringify(record, null, 2) + "\n";
-    current.file = current.exp + (whole ? ".result.json" : (shownPath.replace(/\//g, ".") || ".result") + ".json");
-    document.getElementById("raw-exp").textContent = current.exp;
-    document.getElementById("raw-path").textContent = current.path || "(whole file)";
-    document.getElementById("raw-link").href = formatHash(modalState(current.exp, current.path));
-    document.getElementById("raw-value").textContent = scalar ? JSON.stringify(value) : (Array.isArray(value) ? "list" : "object");
-    document.getElementById("raw-shown-note").textContent = whole ? "showing the whole result.json"
-      : (key !== null ? "showing the record that holds it (" + (shownPath || "/") + ")" : "");
-    var pre = document.getElementById("raw-json");
-    pre.textContent = "";
-    var lines = current.text.split("\n");
-    var mark = -1, markEnd = -1;
-    if (key !== null && !whole) {
-      var index = Array.isArray(record) ? Number(key) : Object.keys(record).indexOf(key);
-      var starts = [];
-      lines.forEach(function (ln, i) { if (/^ {2}[^ \]}]/.test(ln)) { starts.push(i); } });
-      if (index >= 0 && index < starts.length) {
-        mark = starts[index];
-        markEnd = index + 1 < starts.length ? starts[index + 1] : lines.length - 2;
-      }
-    }
-    var frag = document.createDocumentFragment();
-    lines.forEach(function (ln, i) {
-      var span = document.createElement(i >= mark && i < markEnd ? "mark" : "span");
-      span.textContent = ln + "\n";
-      frag.appendChild(span);
-    });
-    pre.appendChild(frag);
-    var hit = pre.querySelector("mark");
-    if (hit) { hit.scrollIntoView({block: "center"}); } else { pre.scrollTop = 0; }
-  }
-
-  function openRaw(exp, path) {  /* show the dialog; the URL is the caller's business */
-    return loadRecord(exp).then(function (doc) {
-      resolve(doc, path);  /* a pointer to nothing fails before the dialog changes */
-      current = {exp: exp, path: path};
-      document.getElementById("raw-whole").checked = false;
-      document.getElementById("raw-status").textContent = "";
-      render(false);
-      if (!dlg.open) { dlg.showModal(); }
-    });
-  }
-
   function openNumber(exp, path) {
     writeUrl(modalState(exp, path), true, {npureadyModal: true});
-    return openRaw(exp, path).catch(function (e) { console.error(e); });
+    return dialog().open(exp, path).catch(function (e) { console.error(e); });
   }
 
-  function closeQuietly() {
-    if (dlg && dlg.open) { quiet = true; dlg.close(); quiet = false; }
-  }
-
-  if (dlg) {
-    dlg.addEventListener("close", function () {
-      if (quiet) { return; }
-      if (history.state && history.state.npureadyModal) { history.back(); return; }  /* Back = close */
-      var st = getState();
-      delete st.exp;
-      delete st.path;
-      writeUrl(st, false);
-    });
-    document.getElementById("raw-close").addEventListener("click", function () { dlg.close(); });
-    dlg.addEventListener("click", function (ev) { if (ev.target === dlg) { dlg.close(); } });
-    document.getElementById("raw-link").addEventListener("click", function (ev) {
-      ev.preventDefault();  /* the URL already is this link; copy it instead of navigating */
-      var link = location.href.split("#")[0] + ev.currentTarget.getAttribute("href");
-      var status = document.getElementById("raw-status");
-      status.textContent = "link: " + link;
-      if (navigator.clipboard && window.isSecureContext) {
-        navigator.clipboard.writeText(link).then(function () { status.textContent = "link copied"; }, function () { /* shown above */ });
-      }
-    });
-    document.getElementById("raw-whole").addEventListener("change", function (ev) { render(ev.target.checked); });
-    document.getElementById("raw-copy").addEventListener("click", function () {
-      var status = document.getElementById("raw-status");
-      function fallback() {
-        var r = document.createRange();
-        r.selectNodeContents(document.getElementById("raw-json"));
-        var sel = window.getSelection(); sel.removeAllRanges(); sel.addRange(r);
-        var ok = false;
-        try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
-        status.textContent = ok ? "copied" : "selected — press Ctrl+C";
-      }
-      if (navigator.clipboard && window.isSecureContext) {
-        navigator.clipboard.writeText(current.text).then(function () { status.textContent = "copied"; }, fallback);
-      } else { fallback(); }
-    });
-    document.getElementById("raw-download").addEventListener("click", function () {
-      var url = URL.createObjectURL(new Blob([current.text], {type: "application/json"}));
-      var a = document.createElement("a");
-      a.href = url; a.download = current.file;
-      document.body.appendChild(a); a.click(); a.remove();
-      setTimeout(function () { URL.revokeObjectURL(url); }, 0);
-    });
+  function dialogClosed() {  /* the reader closed it: Back if opening it pushed an entry, else drop it from the URL */
+    if (history.state && history.state.npureadyModal) { history.back(); return; }
+    var st = getState();
+    delete st.exp;
+    delete st.path;
+    writeUrl(st, false);
   }
 
   document.addEventListener("mouseover", function (ev) {  /* tooltips are added on demand: smaller page */
@@ -457,7 +355,8 @@
 
   window.npuready = {
     showView: showView, loadRecord: loadRecord, openNumber: openNumber, setState: setState, getState: getState,
-    ref: ref, data: data, openRaw: openRaw,
+    ref: ref, data: data, openRaw: function (exp, path) { return dialog().open(exp, path); },
+    linkTo: function (exp, path) { return formatHash(modalState(exp, path)); }, dialogClosed: dialogClosed,
     registerView: function (name, payload) { views[name] = payload; },
     registerRecord: function (id, doc) { records[id] = doc; }
   };
@@ -474,5 +373,6 @@
     }
     route().then(function () { document.documentElement.dataset.ready = "1"; });
   }
-  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); } else { start(); }
+  /* deferred scripts run while readyState is already "interactive" but before DOMContentLoaded */
+  if (document.readyState === "complete") { start(); } else { document.addEventListener("DOMContentLoaded", start); }
 })();
