@@ -168,21 +168,23 @@ def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], 
                 "records": {e: f"data/{e}.js?v={version[f'data/{e}.js']}" for e in embedded},
                 "panels": {p.exp_id: p.view for ps in views.values() for p in ps},
                 "charts": [n for n, h in tab_html.items() if 'class="chart-spec"' in h]}
-    shell = env.get_template("index.html.j2")
     first_html, first_refs = localize(tab_html[FIRST], fig.refs)
-    files["index.html"] = shell.render(
-        tabs=TABS, first=FIRST, contents={FIRST: Markup(first_html)}, manifest=Markup(script_json(manifest)),
-        first_refs=Markup(script_json(pack(first_refs))), index_assets=INDEX_ASSETS, asset_version=version,
-    ).encode("utf-8")
-    page = expand(shell.render(tabs=TABS, first=FIRST, contents={n: Markup(h) for n, h in tab_html.items()},
-                               manifest=Markup(script_json(manifest)), first_refs=Markup(script_json(pack([]))),
-                               index_assets=INDEX_ASSETS, asset_version=version), fig.refs)
+    files["index.html"] = _shell(env, {FIRST: first_html}, manifest, pack(first_refs), version).encode("utf-8")
+    page = expand(_shell(env, tab_html, manifest, pack([]), version), fig.refs)
     for exp_id, exp in sorted(experiments.items()):
         if is_model_report(exp):
             files[page_path(exp_id)] = render_model_page(
                 env, exp.doc, exp_id=exp_id, title=exp.title, root="/results", prefix="../", back="../index.html#reports",
                 source=f"experiments/{exp_id}/result.json").encode("utf-8")
     return SiteBuild(files=files, figures=len(fig.emitted), warnings=warnings, page=page, records=embedded)
+
+
+def _shell(env: jinja2.Environment, contents: Mapping[str, str], manifest: dict[str, Any], first_refs: dict[str, Any],
+           version: Mapping[str, str]) -> str:
+    """index.html: the tabs, the HTML of the tabs in ``contents`` (the others are empty sections), the manifest."""
+    return env.get_template("index.html.j2").render(
+        tabs=TABS, first=FIRST, contents={n: Markup(h) for n, h in contents.items()}, manifest=Markup(script_json(manifest)),
+        first_refs=Markup(script_json(first_refs)), index_assets=INDEX_ASSETS, asset_version=version)
 
 
 def _register(function: str, name: str, value: Any) -> bytes:
