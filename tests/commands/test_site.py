@@ -37,6 +37,34 @@ def test_build_then_check_then_stale_after_a_result_changes(tmp_path, capsys):
     assert "index.html: not what the current experiment JSON renders to" in err
 
 
+def test_a_rerun_that_stores_the_same_values_leaves_the_site_fresh(tmp_path, capsys):
+    args = _tree(tmp_path)
+    assert main(["site", *args]) == 0
+    path = tmp_path / "experiments" / "toy-cost" / "result.json"
+    doc = json.loads(path.read_text())
+    doc.setdefault("provenance", {})["git"] = {"commit": "f" * 40}  # rerun at another commit, same values
+    path.write_text(json.dumps(doc))
+    assert main(["site", "--check", *args]) == 0
+    doc["results"]["cost"]["total_cycles"] += 1
+    path.write_text(json.dumps(doc))
+    capsys.readouterr()
+    assert main(["site", "--check", *args]) == 1
+    assert "data/toy-cost.js: not what the current experiment JSON renders to" in capsys.readouterr().err
+
+
+def test_a_removed_experiment_leaves_no_data_file_behind(tmp_path, capsys):
+    args = _tree(tmp_path)
+    assert main(["site", *args]) == 0
+    assert (tmp_path / "site" / "data" / "toy-cost.js").is_file()
+    shutil.rmtree(tmp_path / "experiments" / "toy-cost")
+    capsys.readouterr()
+    assert main(["site", "--check", *args]) == 1
+    assert f"{tmp_path / 'site' / 'data' / 'toy-cost.js'}: not what" in capsys.readouterr().err
+    assert main(["site", *args]) == 0
+    assert not (tmp_path / "site" / "data" / "toy-cost.js").exists()
+    assert main(["site", "--check", *args]) == 0
+
+
 def test_check_fails_when_a_spec_changed_without_its_result(tmp_path):
     exp = tmp_path / "experiments"
     shutil.copytree(repo_root() / "experiments" / "lint-corpus", exp / "lint-corpus")

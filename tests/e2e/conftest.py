@@ -1,12 +1,16 @@
 """Playwright (Python) on Debian Chromium: open the built site from file:// and watch errors and requests."""
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 
 from npuready.site.browser import chromium_path, is_local, launch
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 @dataclass
@@ -49,3 +53,16 @@ def page_and_watch(browser: Any) -> Iterator[tuple[Any, Watch]]:
     page.on("dialog", on_dialog)
     yield page, watch
     context.close()
+
+
+@pytest.fixture(scope="session")
+def repo_site(tmp_path_factory) -> Path:
+    """The repository's stored experiments and docs, rendered now into a temp dir (same content as site/ when it is
+    fresh; staleness of the committed site/ is tests/commands/test_site.py's business)."""
+    from npuready.commands.site import build_all, write_all
+
+    root = tmp_path_factory.mktemp("repo-site")
+    shutil.copytree(REPO / "docs", root / "docs")
+    build, md = build_all(REPO / "experiments", root / "docs")
+    write_all(build, md, root / "docs", root / "site")
+    return root / "site"

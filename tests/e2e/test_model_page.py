@@ -3,12 +3,10 @@ CSV; the standalone page `npuready report` writes. 0 console errors, 0 network r
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from npuready.commands.site import build_all, write_all
 from npuready.paths import zoo_dir
 from npuready.report import ReportRequest, build_report, write_report
 
@@ -16,13 +14,9 @@ REPO = Path(__file__).resolve().parents[2]
 YOLO = "model-report-yolov8n"
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("model-site")
-    shutil.copytree(REPO / "docs", root / "docs")
-    build, md = build_all(REPO / "experiments", root / "docs")
-    write_all(build, md, root / "docs", root / "site")
-    return root / "site"
+@pytest.fixture
+def site(repo_site: Path) -> Path:
+    return repo_site
 
 
 def _open(page, url: str) -> None:

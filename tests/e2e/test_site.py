@@ -21,17 +21,6 @@ def _results(exp_root: Path) -> dict[str, dict]:
 
 
 @pytest.fixture(scope="module")
-def repo_site(tmp_path_factory) -> Path:
-    """The repository's stored experiments and docs, rendered now (same bytes as site/ when it is fresh;
-    staleness of the committed site/ is tests/commands/test_site.py's business)."""
-    root = tmp_path_factory.mktemp("repo-site")
-    shutil.copytree(REPO / "docs", root / "docs")
-    build, md = build_all(REPO / "experiments", root / "docs")
-    write_all(build, md, root / "docs", root / "site")
-    return root / "site"
-
-
-@pytest.fixture(scope="module")
 def fixture_site(tmp_path_factory) -> Path:
     """Fixture experiments (incl. <script>/<img onerror> strings) + the real lint-corpus, built to a temp dir."""
     root = tmp_path_factory.mktemp("site")
@@ -50,7 +39,8 @@ def _open(page, site: Path, fragment: str = "") -> None:
 
 
 def _check_drilldown(page, button, results) -> None:
-    exp, path = button.get_attribute("data-exp"), button.get_attribute("data-path")
+    target = button.evaluate("b => npuready.ref(b)")
+    exp, path = target["exp"], target["path"]
     value = pointer.resolve(results[exp], path)
     assert button.inner_text().split("\u2009")[0] == format_number(value, pct=button.get_attribute("data-scale") == "100")
     button.click()

@@ -8,4 +8,4 @@ def test_write_report_writes_the_json_and_the_standalone_page_beside_it(tmp_path
     path = write_report(result, tmp_path)
     assert json.loads(path.read_text()) == result
     assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()) == [
-        "assets/modelview.js", "assets/site.css", "assets/site.js", "report.html", "result.json"]
+        "assets/drilldown.js", "assets/modelview.js", "assets/site.css", "assets/site.js", "report.html", "result.json"]

@@ -40,10 +40,8 @@ def test_one_row_per_model_report_and_per_corpus_model():
 
 def test_index_embeds_excerpts_that_resolve_every_models_number_and_pages_embed_the_whole_report():
     experiments = _repo()
-    files = render_site(experiments, {}).files
-    html = files["index.html"].decode()
-    embedded = {m.group(1): json.loads(m.group(2)) for m in re.finditer(
-        r'<script type="application/json" class="exp-data" data-exp="([^"]+)">(.*?)</script>', html, re.S)}
+    build = render_site(experiments, {})
+    files, html, embedded = build.files, build.page, build.records
     section = html[html.index('id="view-reports"'):html.index('id="view-records"')]
     buttons = re.findall(r'<button class="(?:num|raw)" data-exp="([^"]+)" data-path="([^"]*)"', section)
     assert len(buttons) > 16 * 2 * 4

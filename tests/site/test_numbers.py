@@ -10,8 +10,11 @@ EXP = Experiment(id="e1", doc={"id": "e1", "results": {"s": {"evidence": "measur
 def test_num_emits_button_with_exp_and_pointer():
     fig = Figures({"e1": EXP})
     html = str(fig.num("e1", "/results/s/n"))
-    assert html == ('<button class="num" data-exp="e1" data-path="/results/s/n">1,234</button>')
-    assert fig.emitted == [("e1", "/results/s/n")]
+    assert html == '<button class="num" data-n="0">1,234</button>'
+    assert fig.emitted == [("e1", "/results/s/n")] and fig.refs == [("e1", "/results/s/n")]
+    assert str(fig.raw("e1", "/results/s")) == '<button class="raw" data-n="1">raw JSON</button>'
+    assert str(fig.num("e1", "/results/s/n")) == html  # one reference per distinct target
+    assert fig.refs == [("e1", "/results/s/n"), ("e1", "/results/s")]
 
 
 def test_pct_marks_scale():

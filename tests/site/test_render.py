@@ -17,7 +17,7 @@ def _docs(tree):
 
 def test_every_number_button_shows_the_json_value_at_its_path(fixture_tree):
     build, _ = build_all(tree := fixture_tree["experiments"], fixture_tree["docs"])
-    page = scan(build.files["index.html"].decode())
+    page = scan(build.page)
     docs = _docs(fixture_tree)
     assert len(page.nums) == build.figures > 0
     for b in page.nums:
@@ -31,13 +31,13 @@ def test_every_number_button_shows_the_json_value_at_its_path(fixture_tree):
 def test_every_raw_button_points_into_its_json(fixture_tree):
     build, _ = build_all(fixture_tree["experiments"], fixture_tree["docs"])
     docs = _docs(fixture_tree)
-    for b in scan(build.files["index.html"].decode()).raws:
+    for b in scan(build.page).raws:
         assert pointer.exists(docs[b["data-exp"]], b["data-path"]), b
 
 
 def test_untrusted_strings_render_as_text_not_markup(fixture_tree):
     build, md = build_all(fixture_tree["experiments"], fixture_tree["docs"])
-    html = build.files["index.html"].decode()
+    html = build.page
     page = scan(html)
     assert "img" not in page.tags
     for s in page.scripts:  # only data blocks and our own files; nothing injected
@@ -49,20 +49,36 @@ def test_untrusted_strings_render_as_text_not_markup(fixture_tree):
     assert "a generator comment" not in text
 
 
-def test_embedded_json_is_the_stored_json_and_cannot_close_its_script(fixture_tree):
+def test_each_result_is_a_data_script_holding_the_stored_json(fixture_tree):
     build, _ = build_all(fixture_tree["experiments"], fixture_tree["docs"])
-    page = scan(build.files["index.html"].decode())
     docs = _docs(fixture_tree)
-    blocks = [s for s in page.scripts if s.get("class") == "exp-data"]
-    assert sorted(b["data-exp"] for b in blocks) == sorted(docs)
-    for b in blocks:
-        assert "</" not in b["text"]
-        assert json.loads(b["text"]) == docs[b["data-exp"]]
+    assert sorted(build.records) == sorted(docs)
+    for exp_id, doc in docs.items():
+        text = build.files[f"data/{exp_id}.js"].decode()
+        call = f"npuready.registerRecord({json.dumps(exp_id)},"
+        assert text.startswith(call) and text.endswith(");\n")
+        assert json.loads(text[len(call):-3]) == doc == build.records[exp_id]
+
+
+def test_index_carries_the_first_view_only(fixture_tree):
+    build, _ = build_all(fixture_tree["experiments"], fixture_tree["docs"])
+    index = build.files["index.html"].decode()
+    ids = set(scan(index).ids)
+    assert {"view-findings", "view-models", "view-records", "view-docs", "raw", "site-manifest"} <= ids
+    assert {"record-lint-corpus", "panel-toy-cost", "doc-NOTES"} & ids == set()  # other views' HTML is not inline
+    assert "exp-data" not in index and "registerRecord" not in index
+    assert sorted(n for n in build.files if n.startswith("views/")) == [
+        f"views/{v}.js" for v in ("docs", "history", "integer", "models", "npu", "records", "reports")]
+    manifest = json.loads(next(s["text"] for s in scan(index).scripts if s.get("id") == "site-manifest"))
+    assert manifest["first"] == "findings"
+    assert sorted(manifest["records"]) == sorted(build.records)
+    assert manifest["views"]["npu"].startswith("views/npu.js?v=")
+    assert manifest["charts"] == ["npu"]  # the chart runtime starts loading with the tab's HTML
 
 
 def test_known_experiments_absent_show_not_run_yet(fixture_tree):
     build, _ = build_all(fixture_tree["experiments"], fixture_tree["docs"])
-    html = build.files["index.html"].decode()
+    html = build.page
     for exp_id, known in KNOWN.items():
         if exp_id in ("lint-corpus", "cost-per-target"):
             continue
@@ -73,7 +89,7 @@ def test_known_experiments_absent_show_not_run_yet(fixture_tree):
 
 def test_views_and_deep_link_targets_exist(fixture_tree):
     build, _ = build_all(fixture_tree["experiments"], fixture_tree["docs"])
-    ids = set(scan(build.files["index.html"].decode()).ids)
+    ids = set(scan(build.page).ids)
     assert {"view-findings", "view-models", "view-npu", "view-integer", "view-records", "view-docs", "raw"} <= ids
     assert {"record-lint-corpus", "record-xss-probe", "panel-toy-cost", "doc-NOTES"} <= ids
     assert "doc-EXPERIMENTS" not in ids  # its drillable form is the records view
@@ -95,7 +111,7 @@ def test_hand_view_that_loses_its_figure_fails_the_build_unless_lenient(fixture_
         build_all(fixture_tree["experiments"], fixture_tree["docs"])
     build, _ = build_all(fixture_tree["experiments"], fixture_tree["docs"], strict=False)
     assert len(build.warnings) == 1 and build.warnings[0].startswith("lint-corpus: hand-designed view")
-    assert 'data-path="/results/corpus/summary/blocked"' not in build.files["index.html"].decode()
+    assert 'data-path="/results/corpus/summary/blocked"' not in build.page
 
 
 def test_site_without_experiments_still_renders(tmp_path):
@@ -103,12 +119,12 @@ def test_site_without_experiments_still_renders(tmp_path):
     (tmp_path / "docs").mkdir()
     build, md = build_all(tmp_path / "experiments", tmp_path / "docs")
     assert build.figures == 0 and "No stored experiments yet" in md
-    assert 'id="view-findings"' in build.files["index.html"].decode()
+    assert 'id="view-findings"' in build.page
 
 
 def test_hand_view_picks_rows_by_stored_values(fixture_tree):
     build, _ = build_all(fixture_tree["experiments"], fixture_tree["docs"])
-    html = build.files["index.html"].decode()
+    html = build.page
     # fastest/slowest per model are chosen among stored rows (selection, no arithmetic)
     assert ('<b>toy-vit</b>: fastest on <code>edge-10</code>\n'
             '<button class="num" data-exp="cost-per-target" data-path="/results/costs/rows/3/cycles">700</button>') in html

@@ -21,7 +21,7 @@ def test_every_known_fixture_is_drawn_by_its_hand_view():
     assert sorted(exps) == ["activation-swap", "bitexact-litert", "cost-per-target", "intake", "parity-ladder",
                             "partitions", "pruning", "ptq-methods", "zoo-training"]
     assert build.warnings == []
-    html = build.files["index.html"].decode()
+    html = build.page
     for exp_id in exps:
         assert KNOWN[exp_id].prepare is not None
         assert f'id="panel-{exp_id}"' in html
@@ -29,7 +29,7 @@ def test_every_known_fixture_is_drawn_by_its_hand_view():
 
 def test_parity_ladder_shows_each_rung_and_the_output_mismatch_as_percent():
     _, build = _build()
-    html = build.files["index.html"].decode()
+    html = build.page
     base = "/results/toy-cnn/methods/percentile"
     assert f'<button class="num" data-exp="parity-ladder" data-path="{base}/output_code_mismatch" data-scale="100">50.0%</button>' in html
     assert f'data-path="{base}/accuracy_integer">0.87</button>' in html
@@ -40,7 +40,7 @@ def test_parity_ladder_shows_each_rung_and_the_output_mismatch_as_percent():
 
 def test_ptq_headline_names_best_and_worst_recipe_from_stored_rows():
     _, build = _build()
-    html = build.files["index.html"].decode()
+    html = build.page
     assert ('best <code>adaround</code>\n<button class="num" data-exp="ptq-methods" '
             'data-path="/results/accuracy/rows/1/int8_accuracy">0.8975</button>') in html
     assert 'worst <code>minmax</code>' in html
@@ -51,7 +51,7 @@ def test_every_number_in_the_known_views_matches_its_json():
     from npuready.site import pointer
     from npuready.site.fmt import format_number
 
-    nums = scan(build.files["index.html"].decode()).nums
+    nums = scan(build.page).nums
     assert len(nums) == build.figures
     for b in nums:
         value = pointer.resolve(json.loads(json.dumps(exps[b["data-exp"]].doc)), b["data-path"])
@@ -60,7 +60,7 @@ def test_every_number_in_the_known_views_matches_its_json():
 
 def test_activation_swap_reads_before_swap_recovery_and_null_rows():
     _, build = _build()
-    html = build.files["index.html"].decode()
+    html = build.page
     a = "/results/accuracy/rows/0"
     assert (f'top-1 <button class="num" data-exp="activation-swap" data-path="{a}/accuracy_before">0.875</button> → '
             f'<button class="num" data-exp="activation-swap" data-path="{a}/accuracy_after_swap">0.5</button>') in html
@@ -87,7 +87,7 @@ def _panel(html, exp_id):
 
 def test_pruning_headline_states_the_finding_in_a_few_sentences():
     _, build = _build()
-    card = _card(build.files["index.html"].decode(), "pruning")
+    card = _card(build.page, "pruning")
     r = "/results/toy-cnn/rows"
     # the wording follows the stored comparisons: 6 of 8 pruned cases diverge ("most")
     assert "most pruned variants keep" in card
@@ -109,7 +109,7 @@ def test_pruning_headline_states_the_finding_in_a_few_sentences():
 
 def test_pruning_panel_opens_with_the_kept_shares_table():
     _, build = _build()
-    panel = _panel(build.files["index.html"].decode(), "pruning")
+    panel = _panel(build.page, "pruning")
     r = "/results/toy-cnn/rows"
     table = panel[panel.index('<table class="mini kept">'):]
     assert panel.index('<table class="mini kept">') < panel.index('<p class="summary">') < panel.index('class="chart"')
@@ -129,7 +129,7 @@ def test_pruning_panel_opens_with_the_kept_shares_table():
 
 def test_pruning_body_has_unpruned_rows_and_a_chart_of_stored_fractions():
     exps, build = _build()
-    html = build.files["index.html"].decode()
+    html = build.page
     panel = html[html.index('id="panel-pruning"'):]
     panel = panel[:panel.index("</article>")]
     assert _num("pruning", "/results/toy-cnn_baseline_cost/edge-10/cycles", "800") in panel
@@ -145,7 +145,7 @@ def test_pruning_body_has_unpruned_rows_and_a_chart_of_stored_fractions():
 
 def test_intake_headline_gives_the_counts_and_one_picked_result():
     _, build = _build()
-    card = _card(build.files["index.html"].decode(), "intake")
+    card = _card(build.page, "intake")
     s, c, a = "/results/summary", "/results/applied_cost/rows", "/results/applied_accuracy/rows"
     assert f'Intake reports {_num("intake", f"{s}/reports", "2")} <span class="ev ev-simulated"' in card
     for key in ("blocked_by_lint", "fragmented", "actions", "zoo_models_applied"):
@@ -166,7 +166,7 @@ def test_intake_headline_gives_the_counts_and_one_picked_result():
 
 def test_intake_panel_opens_with_found_prescribed_and_effect_per_model():
     _, build = _build()
-    panel = _panel(build.files["index.html"].decode(), "intake")
+    panel = _panel(build.page, "intake")
     entries = panel[:panel.index('<p class="summary">')]
     assert '<ul class="tight entries">' in entries
     d, c, a = "/results/diagnoses/rows", "/results/applied_cost/rows", "/results/applied_accuracy/rows"
@@ -188,7 +188,7 @@ def test_intake_panel_opens_with_found_prescribed_and_effect_per_model():
 
 def test_intake_body_pairs_each_stage_accuracy_with_its_cost():
     _, build = _build()
-    html = build.files["index.html"].decode()
+    html = build.page
     panel = html[html.index('id="panel-intake"'):]
     panel = panel[:panel.index("</article>")]
     flt = _num("intake", "/results/applied_accuracy/rows/1/float_accuracy", "0.75")
@@ -212,7 +212,7 @@ def test_intake_headline_names_the_most_fragmented_what_if_not_applied(tmp_path)
                                              "target": "edge-10", "title": "made-up replace-norm"})
     path.write_text(json.dumps(doc), encoding="utf-8")
     exps = load_experiments(tmp_path)
-    card = _card(render_site(exps, {}, strict=True).files["index.html"].decode(), "intake")
+    card = _card(render_site(exps, {}, strict=True).page, "intake")
     d = "/results/diagnoses/rows"
     assert (f'Most fragmented without an applied run: <b>own:big</b> on <code>edge-10</code>\n'
             f'(NPU segments {_num("intake", f"{d}/3/npu_segments", "7")}) — what-if of ') in card
@@ -223,7 +223,7 @@ def test_intake_headline_names_the_most_fragmented_what_if_not_applied(tmp_path)
 
 def test_partitions_headline_states_the_finding_in_a_few_sentences():
     _, build = _build()
-    card = _card(build.files["index.html"].decode(), "partitions")
+    card = _card(build.page, "partitions")
     x, r = "/results/examples/rows", "/results/real_model/rows"
     # on the first example target, each model's first plan by verdict; of the two fragmented, the most NPU segments
     # (toy-vit, 3) wins over the most bytes (toy-mlp, 20,000), labelled with the stored evidence
@@ -247,7 +247,7 @@ def test_partitions_headline_states_the_finding_in_a_few_sentences():
 
 def test_partitions_panel_opens_with_the_plan_of_each_model():
     _, build = _build()
-    panel = _panel(build.files["index.html"].decode(), "partitions")
+    panel = _panel(build.page, "partitions")
     x, r = "/results/examples/rows", "/results/real_model/rows"
     assert panel.index('<ul class="tight plans">') < panel.index('<p class="summary">') < panel.index("<table")
     plans = panel[panel.index('<ul class="tight plans">'):panel.index("</ul>")]
@@ -261,7 +261,7 @@ def test_partitions_panel_opens_with_the_plan_of_each_model():
 
 def test_cost_per_target_headline_names_the_usual_targets_and_the_widest_spread():
     _, build = _build()
-    card = _card(build.files["index.html"].decode(), "cost-per-target")
+    card = _card(build.page, "cost-per-target")
     c = "/results/costs/rows"
     assert 'Simulated cycles per inference <span class="ev ev-simulated"' in card
     assert "fastest on <code>edge-10</code> for\nevery model;" in card
@@ -278,7 +278,7 @@ def test_cost_per_target_headline_names_the_usual_targets_and_the_widest_spread(
 
 def test_cost_per_target_panel_opens_with_fastest_and_slowest_per_model():
     _, build = _build()
-    panel = _panel(build.files["index.html"].decode(), "cost-per-target")
+    panel = _panel(build.page, "cost-per-target")
     c = "/results/costs/rows"
     assert panel.index('<ul class="tight per-model">') < panel.index('<p class="summary">') < panel.index('class="chart"')
     listing = panel[panel.index('<ul class="tight per-model">'):panel.index("</ul>")]
@@ -297,14 +297,14 @@ def test_cost_per_target_headline_names_no_model_when_many_differ(tmp_path):
     for name in ("toy-a", "toy-b"):
         rows += [{**rows[6], "model": name}, {**rows[7], "model": name}, {**rows[8], "model": name}]
     path.write_text(json.dumps(doc), encoding="utf-8")
-    card = _card(render_site(load_experiments(tmp_path), {}, strict=True).files["index.html"].decode(), "cost-per-target")
+    card = _card(render_site(load_experiments(tmp_path), {}, strict=True).page, "cost-per-target")
     # slowest on pcie-8 for three of five models: pcie-8 is now the usual one, and tiny-1 is left to two named models
     assert "slowest on <code>pcie-8</code> for\nevery model except <b>toy-cnn</b>" in card
     assert "<b>toy-vit</b>\n(<code>tiny-1</code>" in card
     rows += [{**rows[0], "model": "toy-c"}, {**rows[1], "model": "toy-c"}, {**rows[2], "model": "toy-c"},
              {**rows[0], "model": "toy-d"}, {**rows[1], "model": "toy-d"}, {**rows[2], "model": "toy-d"}]
     path.write_text(json.dumps(doc), encoding="utf-8")
-    card = _card(render_site(load_experiments(tmp_path), {}, strict=True).files["index.html"].decode(), "cost-per-target")
+    card = _card(render_site(load_experiments(tmp_path), {}, strict=True).page, "cost-per-target")
     # now four of seven models are slowest on tiny-1 and three are not: "most models", none named
     assert "slowest on <code>tiny-1</code> for\nmost models." in card
     assert "except" not in card

@@ -20,7 +20,8 @@ if TYPE_CHECKING:  # the renderer (jinja2, pandas, altair) is imported only when
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "site", help="build the static workbench site (site/index.html) and docs/EXPERIMENTS.md",
-        description="Render experiments/*/result.json and docs/**/*.md into site/index.html (+ assets) and "
+        description="Render experiments/*/result.json and docs/**/*.md into site/index.html (+ assets, one script per "
+                    "tab and per result, loaded when needed) and "
                     "regenerate docs/EXPERIMENTS.md. Reads only stored JSON and Markdown; never runs the "
                     "pipeline. Every number on the page opens its raw JSON record; a number without a JSON "
                     "source fails the build. The page opens from file:// with zero network requests.",
@@ -33,8 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="when a hand-designed view cannot read an experiment's layout, show that experiment "
                         "in the generic view with a warning instead of failing the build")
     p.add_argument("--check", action="store_true",
-                   help="write nothing; fail when a spec changed without its result, or when "
-                        "docs/EXPERIMENTS.md or the site differ from what the current JSON renders to")
+                   help="write nothing; fail when a spec changed without its result, or when the content of "
+                        "docs/EXPERIMENTS.md or the site differs from what the current JSON renders to (the commit "
+                        "a result was produced at is not compared: a rerun that stores the same values is fresh)")
     p.set_defaults(func=run)
 
 
@@ -101,11 +103,12 @@ def check_all(exp_dir: Path, docs_dir: Path, out: Path, strict: bool = True) -> 
     from npuready.experiments.freshness import stale_experiments
     from npuready.site.render import stale_files
     from npuready.site.vendor import missing_vendor_files
+    from npuready.site.volatile import content_key
 
     problems = list(stale_experiments(exp_dir))
     build, experiments_md = build_all(exp_dir, docs_dir, strict=strict)
     md_path = docs_dir / f"{EXPERIMENTS_MD}.md"
-    if not md_path.is_file() or md_path.read_text(encoding="utf-8") != experiments_md:
+    if not md_path.is_file() or content_key(md_path.read_bytes()) != content_key(experiments_md.encode("utf-8")):
         problems.append(f"{md_path}: not what the current experiment JSON renders to; run 'npuready site'")
     problems += [f"{p}: not what the current experiment JSON renders to; run 'npuready site'"
                  for p in stale_files(build, out)]

@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 from npuready.site.embed import script_json
 
-PAGE_ASSETS = ("site.css", "site.js", "modelview.js")
+PAGE_ASSETS = ("site.css", "site.js", "drilldown.js", "modelview.js")
 DAGRE = "dagre@3.1.3.min.js"
 
 

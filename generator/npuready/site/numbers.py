@@ -1,7 +1,9 @@
 """The only way a number reaches the page: ``Figures.num(exp_id, json_pointer)``.
 
-It looks the value up in the stored result JSON and emits it inside a drill-down button carrying
-``data-exp`` and ``data-path``; the browser opens the raw JSON record from those two attributes.
+It looks the value up in the stored result JSON and emits it inside a drill-down button carrying one short
+attribute, ``data-n``: an index into this build's reference table (``Figures.refs``, one ``(exp_id, pointer)``
+per distinct target). The renderer renumbers each page file's references and ships their table beside its HTML
+(:mod:`npuready.site.refs`); the browser resolves ``data-n`` to the experiment and JSON pointer it opens.
 A pointer that does not resolve to a stored number raises :class:`MissingSource` and the build fails,
 so no figure can appear on the site without a JSON source.
 """
@@ -29,6 +31,16 @@ class Figures:
         self._experiments = experiments
         self.emitted: list[tuple[str, str]] = []
         self.raws: list[tuple[str, str]] = []  # raw-JSON controls emitted (not figures)
+        self.refs: list[tuple[str, str]] = []  # data-n -> (exp_id, pointer)
+        self._ref_index: dict[tuple[str, str], int] = {}
+
+    def ref(self, exp_id: str, path: str) -> int:
+        """The build-wide reference number of ``(exp_id, path)`` (a drill-down button's ``data-n``)."""
+        key = (exp_id, path)
+        if key not in self._ref_index:
+            self._ref_index[key] = len(self.refs)
+            self.refs.append(key)
+        return self._ref_index[key]
 
     def has(self, exp_id: str, path: str = "") -> bool:
         exp = self._experiments.get(exp_id)
@@ -58,15 +70,14 @@ class Figures:
         self.emitted.append((exp_id, path))
         shown = format_number(value, pct=pct, digits=digits) + (f"\u2009{unit}" if unit else "")
         attrs = f' data-scale="100"' if pct else ""
-        return Markup('<button class="num" data-exp="{e}" data-path="{p}"{a}>{v}</button>').format(
-            e=exp_id, p=path, a=Markup(attrs), v=shown)
+        return Markup('<button class="num" data-n="{n}"{a}>{v}</button>').format(
+            n=self.ref(exp_id, path), a=Markup(attrs), v=shown)
 
     def raw(self, exp_id: str, path: str = "", label: str = "raw JSON") -> Markup:
         """A control opening any JSON record (object, list, string) at ``path``."""
         self.value(exp_id, path)
         self.raws.append((exp_id, path))
-        return Markup('<button class="raw" data-exp="{e}" data-path="{p}">{l}</button>').format(
-            e=exp_id, p=path or "", l=label)
+        return Markup('<button class="raw" data-n="{n}">{l}</button>').format(n=self.ref(exp_id, path or ""), l=label)
 
     def raw_paths(self, exp_id: str) -> list[str]:
         return [p for e, p in self.raws if e == exp_id]

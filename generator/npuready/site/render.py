@@ -12,32 +12,21 @@ from markupsafe import Markup
 
 from npuready.site import pointer
 from npuready.site.docs import DocPage, render_doc
-from npuready.site.embed import script_json
+from npuready.site.embed import script_js, script_json
 from npuready.site.fmt import is_number
 from npuready.site.modelindex import excerpt, is_model_report, light_ids, model_rows, page_path
 from npuready.site.modelpage import render_model_page
 from npuready.site.numbers import Figures, MissingSource
+from npuready.site.refs import expand, localize, pack
 from npuready.site.source import Doc, Experiment
 from npuready.site.tables import SectionView, section_view
+from npuready.site.tabs import FIRST, TABS, VIEW_BLURBS, VIEW_TITLES
 from npuready.site.vendor import VENDOR_FILES
 from npuready.site.views import KNOWN
+from npuready.site.volatile import content_key
 
-VIEW_TITLES = {
-    "models": "Model experiments",
-    "reports": "Models",
-    "npu": "NPU analysis",
-    "integer": "Integer verification",
-    "records": "Experiment records",
-}
-VIEW_BLURBS = {
-    "models": "What changed in a model and how accuracy and cost moved.",
-    "reports": "One row per model report: its size, NPU segments, simulated cycles and lint counts per target, and "
-               "its sanity checks. A model with a page opens its graph view and per-layer table.",
-    "npu": "Lint findings, CPU/NPU partitions and per-layer cost per target.",
-    "integer": "Float vs fake-quant vs integer: parity ladder, per-node mismatch, bit-exactness vs LiteRT.",
-    "records": "Every stored experiment with its provenance; search and filter, open any record's raw JSON.",
-}
-ASSETS = ("site.css", "site.js", "modelview.js", "history.js")
+INDEX_ASSETS = ("site.css", "site.js", "drilldown.js", "history.js")  # what index.html loads, in this order (stylesheets first)
+ASSETS = (*INDEX_ASSETS, "modelview.js")  # copied to site/assets/ (model pages load modelview.js)
 RECORDS_DOC = "EXPERIMENTS"
 AUTO_HEADLINE_NUMBERS = 4
 
@@ -57,9 +46,15 @@ class Panel:
 
 @dataclass
 class SiteBuild:
+    """``files``: what ``npuready site`` writes. ``page``: the whole site as one HTML page with every tab's HTML in
+    place and each drill-down as ``data-exp``/``data-path`` — what the browser shows once every tab was opened
+    (for tests and tools). ``records``: the JSON the site carries for each experiment (``data/<id>.js``)."""
+
     files: dict[str, bytes]
     figures: int
     warnings: list[str] = field(default_factory=list)
+    page: str = ""
+    records: dict[str, Any] = field(default_factory=dict)
 
 
 def environment() -> jinja2.Environment:
@@ -151,22 +146,55 @@ def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], 
     model_targets, models = model_rows(fig, experiments)
     # docs/EXPERIMENTS.md is generated from the same JSON: on the site its drillable form is the records view.
     doc_pages: list[DocPage] = [render_doc(d) for name, d in sorted(docs.items()) if name != RECORDS_DOC]
-    assets = {f"assets/{name}": resources.files("npuready.site").joinpath("assets", name).read_bytes()
-              for name in ASSETS}
-    data = {exp_id: Markup(script_json(_embedded(fig, exp_id, exp, light))) for exp_id, exp in sorted(experiments.items())}
-    html = env.get_template("index.html.j2").render(
+    context = dict(
         fig=fig, experiments=dict(sorted(experiments.items())), views=views, panels=panels, records=records,
-        docs=doc_pages, hand={i for i, p in panels.items() if p.hand}, view_titles=VIEW_TITLES, view_blurbs=VIEW_BLURBS, known=KNOWN,
-        data=data, models=models, model_targets=model_targets, light=light,
-        model_pages={i: page_path(i) for i, e in experiments.items() if is_model_report(e)},
-        vendor=VENDOR_FILES, asset_version={k: hashlib.sha256(v).hexdigest()[:12] for k, v in assets.items()})
-    files = {"index.html": html.encode("utf-8"), **assets}
+        docs=doc_pages, hand={i for i, p in panels.items() if p.hand}, view_titles=VIEW_TITLES, view_blurbs=VIEW_BLURBS,
+        known=KNOWN, models=models, model_targets=model_targets, light=light,
+        model_pages={i: page_path(i) for i, e in experiments.items() if is_model_report(e)})
+    tab_html = {name: env.get_template(tab.template).render(
+        {**context, **tab.params, **(tab.extra(experiments) if tab.extra else {})}) for name, tab in TABS.items()}
+    embedded = {exp_id: _embedded(fig, exp_id, exp, light) for exp_id, exp in sorted(experiments.items())}
+    files: dict[str, bytes] = {f"assets/{name}": resources.files("npuready.site").joinpath("assets", name).read_bytes()
+                               for name in ASSETS}
+    for name, html in tab_html.items():
+        if name != FIRST:
+            local, used = localize(html, fig.refs)
+            files[f"views/{name}.js"] = _register("registerView", name, {"html": local, "refs": pack(used)})
+    for exp_id, doc in embedded.items():
+        files[f"data/{exp_id}.js"] = _register("registerRecord", exp_id, doc)
+    version = {k: _version(v) for k, v in files.items()}
+    manifest = {"first": FIRST, "vendor": list(VENDOR_FILES),
+                "views": {n: f"views/{n}.js?v={version[f'views/{n}.js']}" for n in TABS if n != FIRST},
+                "records": {e: f"data/{e}.js?v={version[f'data/{e}.js']}" for e in embedded},
+                "panels": {p.exp_id: p.view for ps in views.values() for p in ps},
+                "charts": [n for n, h in tab_html.items() if 'class="chart-spec"' in h]}
+    first_html, first_refs = localize(tab_html[FIRST], fig.refs)
+    files["index.html"] = _shell(env, {FIRST: first_html}, manifest, pack(first_refs), version).encode("utf-8")
+    page = expand(_shell(env, tab_html, manifest, pack([]), version), fig.refs)
     for exp_id, exp in sorted(experiments.items()):
         if is_model_report(exp):
             files[page_path(exp_id)] = render_model_page(
                 env, exp.doc, exp_id=exp_id, title=exp.title, root="/results", prefix="../", back="../index.html#reports",
                 source=f"experiments/{exp_id}/result.json").encode("utf-8")
-    return SiteBuild(files=files, figures=len(fig.emitted), warnings=warnings)
+    return SiteBuild(files=files, figures=len(fig.emitted), warnings=warnings, page=page, records=embedded)
+
+
+def _shell(env: jinja2.Environment, contents: Mapping[str, str], manifest: dict[str, Any], first_refs: dict[str, Any],
+           version: Mapping[str, str]) -> str:
+    """index.html: the tabs, the HTML of the tabs in ``contents`` (the others are empty sections), the manifest."""
+    return env.get_template("index.html.j2").render(
+        tabs=TABS, first=FIRST, contents={n: Markup(h) for n, h in contents.items()}, manifest=Markup(script_json(manifest)),
+        first_refs=Markup(script_json(first_refs)), index_assets=INDEX_ASSETS, asset_version=version)
+
+
+def _register(function: str, name: str, value: Any) -> bytes:
+    """A script file that hands ``value`` to ``window.npuready.<function>(name, value)`` (file:// cannot fetch)."""
+    return f"npuready.{function}({script_js(name)},{script_js(value)});\n".encode("utf-8")
+
+
+def _version(data: bytes) -> str:
+    """Cache-busting tag of a file: a hash of its content, not of the commit it was built at."""
+    return hashlib.sha256(content_key(data)).hexdigest()[:12]
 
 
 def _embedded(fig: Figures, exp_id: str, exp: Experiment, light: set[str]) -> Any:
@@ -174,21 +202,35 @@ def _embedded(fig: Figures, exp_id: str, exp: Experiment, light: set[str]) -> An
         return exp.doc
     where = f"{page_path(exp_id)} embeds the whole result" if is_model_report(exp) else "the Models view"
     pointers = [p for e, p in fig.emitted if e == exp_id] + fig.raw_paths(exp_id)
-    return excerpt(exp.doc, pointers, f"index.html embeds the records its numbers point at; "
+    return excerpt(exp.doc, pointers, f"the site carries the records its numbers point at; "
                                       f"experiments/{exp_id}/result.json is the whole record ({where})")
+
+
+GENERATED_DIRS = ("views", "data")  # written only by this renderer: a file there that the build lacks is left over
+
+
+def leftovers(build: SiteBuild, out: Path) -> list[Path]:
+    """Files in ``out``'s generated folders that the build no longer produces (a removed experiment or tab)."""
+    return sorted(p for d in GENERATED_DIRS for p in (out / d).glob("*")
+                  if p.is_file() and p.relative_to(out).as_posix() not in build.files)
 
 
 def write_site(build: SiteBuild, out: Path) -> list[Path]:
     from npuready.atomic import write_bytes
 
-    return [write_bytes(out / rel, data) for rel, data in sorted(build.files.items())]
+    written = [write_bytes(out / rel, data) for rel, data in sorted(build.files.items())]
+    for path in leftovers(build, out):
+        path.unlink()
+    return written
 
 
 def stale_files(build: SiteBuild, out: Path) -> list[str]:
-    """Files under ``out`` that differ from what the renderer produces now (missing counts as stale)."""
+    """Files under ``out`` whose content differs from what the renderer produces now (missing counts as stale).
+    Content, not bytes: the commit a result was produced at is masked (``volatile.py``), so rerunning an
+    experiment that stores the same values leaves the site fresh."""
     stale = []
     for rel, data in sorted(build.files.items()):
         path = out / rel
-        if not path.exists() or path.read_bytes() != data:
+        if not path.exists() or content_key(path.read_bytes()) != content_key(data):
             stale.append(str(path))
-    return stale
+    return stale + [str(p) for p in leftovers(build, out)]
