@@ -17,6 +17,7 @@ from npuready.site.fmt import is_number
 from npuready.site.modelindex import excerpt, is_model_report, light_ids, model_rows, page_path
 from npuready.site.modelpage import render_model_page
 from npuready.site.numbers import Figures, MissingSource
+from npuready.site.search_index import INDEX_FILE, search_script
 from npuready.site.source import Doc, Experiment
 from npuready.site.tables import SectionView, section_view
 from npuready.site.vendor import VENDOR_FILES
@@ -37,7 +38,7 @@ VIEW_BLURBS = {
     "integer": "Float vs fake-quant vs integer: parity ladder, per-node mismatch, bit-exactness vs LiteRT.",
     "records": "Every stored experiment with its provenance; search and filter, open any record's raw JSON.",
 }
-ASSETS = ("site.css", "site.js", "modelview.js")
+ASSETS = ("site.css", "site.js", "modelview.js", "tables.css", "tables.js", "search.js")
 RECORDS_DOC = "EXPERIMENTS"
 AUTO_HEADLINE_NUMBERS = 4
 
@@ -160,7 +161,7 @@ def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], 
         data=data, models=models, model_targets=model_targets, light=light,
         model_pages={i: page_path(i) for i, e in experiments.items() if is_model_report(e)},
         vendor=VENDOR_FILES, asset_version={k: hashlib.sha256(v).hexdigest()[:12] for k, v in assets.items()})
-    files = {"index.html": html.encode("utf-8"), **assets}
+    files = {"index.html": html.encode("utf-8"), **assets, INDEX_FILE: search_script(experiments).encode("utf-8")}
     for exp_id, exp in sorted(experiments.items()):
         if is_model_report(exp):
             files[page_path(exp_id)] = render_model_page(
