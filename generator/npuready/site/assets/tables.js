@@ -221,7 +221,7 @@
     table.querySelectorAll("th, td").forEach(function (cell) {  /* short cells stay on one line; long prose gets
       room: a squeezed column made rows tall and mostly blank */
       var n = text(cell).length;
-      if (n > 80) { cell.classList.add("long"); } else if (n <= 24) { cell.classList.add("short"); }
+      cell.classList.add(n > 80 ? "long" : n > 24 ? "mid" : "short");
     });
     if (sortable(table)) {
       headerGrid(table).forEach(function (g, col) {
