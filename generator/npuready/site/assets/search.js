@@ -85,31 +85,43 @@
     return out.length ? "/" + out.join("/") : "";
   }
 
-  /* per record: did every term match (a value or a key), and which paths */
+  /* per record: did every term match (a value or a key), and which paths. A matching key names the object or
+     list under it (its pointer); a pointer is built only for the first KEEP hits and where two hits can coincide */
   function searchRecord(rec, words, flags) {
     var found = words.map(function () { return false; });
     var hits = [], seen = {}, count = 0;
-    function hit(path, shown) {
-      if (seen[path]) { return; }
-      seen[path] = 1; count += 1;
+    function add(path, shown) {
+      count += 1;
       if (hits.length < KEEP) { hits.push({path: path, text: shown}); }
     }
+    function addOnce(path, shown) {
+      if (seen[path]) { return; }
+      seen[path] = 1;
+      add(path, shown);
+    }
     rec.cols.forEach(function (col) {
-      var shape = rec.shapes[col[0]], keys = rec.keys[col[0]];
-      var keyAt = [];
+      var shape = rec.shapes[col[0]], keys = rec.keys[col[0]], last = shape.length - 1;
+      var once = [], each = [], leafKey = false;  /* key positions: fixed pointer / one per cell / shared by cells */
+      var stars = [];
+      shape.forEach(function (t, j) { if (t === "*") { stars.push(j); } });
       words.forEach(function (w, k) {
-        keys.forEach(function (key, j) { if (key && key.indexOf(w) >= 0) { found[k] = true; keyAt.push(j); } });
+        keys.forEach(function (key, j) {
+          if (!key || key.indexOf(w) < 0) { return; }
+          found[k] = true;
+          if (j === last) { leafKey = true; } else if (!stars.length || stars[0] > j) { once.push(j); } else { each.push(j); }
+        });
       });
-      var stars = shape.filter(function (t) { return t === "*"; }).length;
-      var positions = [];
-      for (var s = 0; s < stars; s += 1) { positions.push(0); }
+      once.forEach(function (j) { addOnce(pointerOf(shape, [], j), unescapeToken(shape[j]) + " (key)"); });
+      var positions = stars.map(function () { return 0; });
       for (var c = 1; c < col.length; c += 1) {
         var cell = col[c], t = cell;
         if (Array.isArray(cell)) { positions = cell.slice(0, -1); t = cell[cell.length - 1]; }
-        var any = false;
+        var any = leafKey;
         for (var k = 0; k < words.length; k += 1) { if (flags[k][t]) { found[k] = true; any = true; } }
-        if (any) { hit(pointerOf(shape, positions, shape.length - 1), index.texts[t]); }
-        keyAt.forEach(function (j) { hit(pointerOf(shape, positions, j), unescapeToken(shape[j]) + " (key)"); });
+        if (any) {
+          if (hits.length < KEEP) { add(pointerOf(shape, positions, last), index.texts[t]); } else { count += 1; }
+        }
+        for (var e = 0; e < each.length; e += 1) { addOnce(pointerOf(shape, positions, each[e]), unescapeToken(shape[each[e]]) + " (key)"); }
         if (positions.length) { positions[positions.length - 1] += 1; }
       }
     });
