@@ -8,7 +8,9 @@ import pytest
 
 from npuready.site.fmt import format_number
 from npuready.site.search_index import value_text
-from tests.e2e.sitepage import build_repo_site, open_site, results, show
+from npuready.site.modelindex import light_ids
+from npuready.site.source import load_experiments
+from tests.e2e.sitepage import REPO, build_repo_site, open_site, results, show
 
 HITS = "#search-results .search-hits > li"
 
@@ -30,13 +32,14 @@ def _leaves(node, path=""):
 
 
 def _hidden_number(site, stored):
-    """A stored float that the page never shows (neither as stored nor as formatted) and that occurs once in all
-    results; taken from a record the page embeds whole."""
-    html = (site / "index.html").read_text(encoding="utf-8")
-    embedded = {m.group(1) for m in re.finditer(r'class="exp-data" data-exp="([^"]+)">(?!.{0,400}"_excerpt")', html)}
-    shown = re.sub(r"<script\b.*?</script>", "", html, flags=re.S)
+    """A stored float that no view shows (neither as stored nor as formatted) and that occurs once in all results;
+    taken from a record the page carries whole (not one of the heavy results it carries an excerpt of)."""
+    pages = [site / "index.html", *sorted((site / "views").glob("*.js"))]  # views/: tabs loaded on demand, if any
+    shown = re.sub(r"<script\b[^>]*application/json.*?</script>", "", "".join(p.read_text(encoding="utf-8") for p in pages),
+                   flags=re.S)
     everything = json.dumps(stored)
-    for exp_id in sorted(embedded):
+    light = light_ids(load_experiments(REPO / "experiments"))
+    for exp_id in sorted(set(stored) - light):
         for path, value in _leaves(stored[exp_id]):
             text = repr(value)
             if (isinstance(value, float) and len(text) >= 8 and path.startswith("/results/") and text not in shown
@@ -118,3 +121,28 @@ def test_query_and_filters_live_in_the_url_and_come_back_from_it(page_and_watch,
     assert again.locator("#rec-view").input_value() == "npu"
     assert [li.get_attribute("data-exp") for li in again.locator(HITS).all()] == first
     assert watch.errors == []
+
+
+def test_a_hit_in_a_record_the_page_carries_only_in_part_leads_to_its_model_page(page_and_watch, site):
+    page, watch = page_and_watch
+    stored = results()["model-report-yolov8n"]
+    everything = json.dumps(results())
+    path, text = next((p, repr(v)) for p, v in _leaves(stored)
+                      if p.startswith("/results/cost/targets/") and isinstance(v, float) and len(repr(v)) >= 8
+                      and everything.count(repr(v)) == 1)
+    open_site(page, site)
+    show(page, "records")
+    assert _search(page, text) == ["model-report-yolov8n"]
+    hit = page.locator(f"{HITS} button.search-path").first
+    assert hit.get_attribute("data-path") == path
+    hit.click()
+    note = page.locator(f"{HITS} .search-text a")
+    note.wait_for()
+    assert page.locator(f"{HITS} .search-text").first.inner_text().startswith("this page carries an excerpt of this record")
+    assert not page.locator("dialog#raw").is_visible()
+    note.click()
+    page.wait_for_url("**/models/model-report-yolov8n.html#*")
+    page.locator("dialog#raw").wait_for(state="visible")
+    assert page.locator("#raw-path").inner_text() == path
+    assert page.locator("#raw-value").inner_text() == text
+    assert watch.errors == [] and watch.network == []

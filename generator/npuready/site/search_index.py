@@ -16,6 +16,7 @@ from typing import Any, Iterator, Mapping
 
 from npuready.site import pointer
 from npuready.site.fmt import format_number, is_number
+from npuready.site.modelindex import is_model_report, page_path
 from npuready.site.source import Experiment
 
 INDEX_VERSION = 1
@@ -75,7 +76,8 @@ def _shaped(node: Any, shape: str, positions: tuple[int, ...], out: list[tuple[s
 
 
 def build_index(experiments: Mapping[str, Experiment]) -> dict[str, Any]:
-    """``{"v", "texts", "records": [{"id", "title", "view", "evidence", "paths", "cols"}]}``.
+    """``{"v", "texts", "records": [{"id", "title", "view", "evidence", "page", "paths", "cols"}]}`` (``page``: the
+    model page that carries a model report whole, else "").
 
     ``paths[k]`` is a pointer shape; ``cols`` holds, per shape, ``[k, cell, …]`` in document order: a cell is
     ``t`` (an index into ``texts``) when its list positions follow the previous cell's (last position + 1,
@@ -91,7 +93,8 @@ def build_index(experiments: Mapping[str, Experiment]) -> dict[str, Any]:
         shaped.append((exp_id, exp, shapes))
     texts = sorted(uses, key=lambda t: -uses[t])  # the most frequent texts get the shortest indices
     number = {t: n for n, t in enumerate(texts)}
-    records = [{"id": exp_id, "title": exp.title, "view": exp.view, "evidence": exp.evidence(), "paths": list(shapes),
+    records = [{"id": exp_id, "title": exp.title, "view": exp.view, "evidence": exp.evidence(),
+                "page": page_path(exp_id) if is_model_report(exp) else "", "paths": list(shapes),
                 "cols": [_column(k, [(pos, number[t]) for pos, t in cells]) for k, cells in enumerate(shapes.values())]}
                for exp_id, exp, shapes in shaped]
     return {"v": INDEX_VERSION, "texts": texts, "records": records}

@@ -35,14 +35,30 @@
     };
   }
   function state() { return N.getState ? N.getState() : params(); }
-  function open(exp, path, where) {
-    try {
-      var opened = (N.openNumber || N.openRaw)(exp, path);
-      if (opened && opened.catch) { opened.catch(function () { missing(where, exp); }); }
-    } catch (e) { missing(where, exp); }
+  function resolves(doc, path) {
+    var node = doc;
+    return path.split("/").slice(1).every(function (t) {
+      t = t.replace(/~1/g, "/").replace(/~0/g, "~");
+      if (node === null || typeof node !== "object" || !Object.prototype.hasOwnProperty.call(node, t)) { return false; }
+      node = node[t];
+      return true;
+    });
   }
-  function missing(where, exp) {
-    where.textContent = "not embedded in this page — it is in experiments/" + exp + "/result.json";
+  /* open a hit's JSON; a heavy record the page carries only an excerpt of points to its file (and model page) */
+  function open(rec, path, note) {
+    var load = N.loadRecord ? N.loadRecord(rec.id) : new Promise(function (ok) { ok(N.data(rec.id)); });
+    load.then(function (doc) {
+      if (!resolves(doc, path)) { throw new Error("not carried"); }
+      return (N.openNumber || N.openRaw)(rec.id, path);
+    }).catch(function () {
+      note.textContent = "this page carries an excerpt of this record; the value is in experiments/" + rec.id + "/result.json";
+      if (rec.page) {
+        var a = el("a", "", "open it on its model page");
+        a.href = rec.page + "#exp=" + encodeURIComponent(rec.id) + "&path=" + encodeURIComponent(path);
+        note.appendChild(document.createTextNode(" — "));
+        note.appendChild(a);
+      }
+    });
   }
 
   /* ---------- the index ---------- */
@@ -54,7 +70,7 @@
       lower: data.texts.map(function (t) { return t.toLowerCase(); }),
       records: data.records.map(function (r) {
         var shapes = r.paths.map(function (p) { return p.split("/"); });
-        return {id: r.id, title: r.title, view: r.view, evidence: r.evidence, cols: r.cols, shapes: shapes,
+        return {id: r.id, title: r.title, view: r.view, evidence: r.evidence, page: r.page, cols: r.cols, shapes: shapes,
                 keys: shapes.map(function (s) { return s.map(function (t) { return t === "*" ? null : unescapeToken(t).toLowerCase(); }); })};
       })
     };
@@ -209,7 +225,7 @@
         b2.dataset.path = h.path;
         b2.title = "open this value's JSON";
         var note = el("span", "search-text", h.text.length > 120 ? h.text.slice(0, 117) + "…" : h.text);
-        b2.addEventListener("click", function () { open(r.rec.id, h.path, note); });
+        b2.addEventListener("click", function () { open(r.rec, h.path, note); });
         item.appendChild(b2);
         item.appendChild(document.createTextNode(" "));
         item.appendChild(note);
@@ -231,11 +247,15 @@
     return {q: q ? q.value.trim() : "", view: v ? v.value : "", evidence: e ? e.value : ""};
   }
 
+  var applied = null;  /* the query and filters the results on the page are for */
+  function key(c) { return [c.q, c.view, c.evidence].join("\u0000"); }
+
   function apply() {
     var c = current();
     if (!document.getElementById("rec-search")) { return; }
     withIndex(function () {
       var now = current();  /* the index may have arrived after more typing */
+      applied = key(now);
       show(now.q, run(now.q, now.view, now.evidence), index.records.length);
     });
     if (!index && c.q) { say("loading the search index…"); }
@@ -260,14 +280,13 @@
     input.placeholder = "search every stored value: ids, titles, models, messages, numbers…";
     var s = state();
     var v = document.getElementById("rec-view"), e = document.getElementById("rec-evidence");
-    var q = s.q || "", fv = s["in"] || "", fe = s.ev || "";
-    if (input.value === q && (!v || v.value === fv) && (!e || e.value === fe)) { return; }
-    input.value = q;
-    if (v) { v.value = fv; }
-    if (e) { e.value = fe; }
-    apply();
+    input.value = s.q || "";
+    if (v) { v.value = s["in"] || ""; }
+    if (e) { e.value = s.ev || ""; }
+    if (key(current()) !== applied && (applied !== null || input.value || (v && v.value) || (e && e.value))) { apply(); }
   }
   document.addEventListener("npuready:view", restore);
+  document.addEventListener("npuready:state", restore);  /* the page followed a URL (link, Back/Forward) */
   window.addEventListener("hashchange", restore);
   restore();
   document.documentElement.dataset.search = "1";
