@@ -104,12 +104,16 @@ def test_filters_live_in_the_url_and_come_back_with_it(page_and_watch, repo_site
     _open(page, (repo_site / "index.html").as_uri() + "#records")
     page.locator("#rec-search").fill("vela")
     page.locator("#rec-evidence").select_option("simulated")
+    page.wait_for_function("() => npuready.getState().ev === 'simulated' && "
+                           "document.querySelector('details.record[data-exp=\"probes\"]').hidden")  # search.js debounces typing
     assert page.evaluate("npuready.getState()") == {"view": "records", "q": "vela", "ev": "simulated"}
     shown = page.eval_on_selector_all("details.record", "ds => ds.filter(d => !d.hidden).map(d => d.dataset.exp)")
     assert "cost-vs-vela" in shown and "probes" not in shown
     url = page.url
     _open(page, (repo_site / "index.html").as_uri())
     _open(page, url)
+    page.wait_for_function("() => npuready.getState().ev === 'simulated' && "
+                           "document.querySelector('details.record[data-exp=\"probes\"]').hidden")  # search.js debounces typing
     assert page.locator("#rec-search").input_value() == "vela"
     assert page.eval_on_selector_all("details.record", "ds => ds.filter(d => !d.hidden).map(d => d.dataset.exp)") == shown
     assert watch.errors == []

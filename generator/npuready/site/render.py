@@ -18,6 +18,7 @@ from npuready.site.modelindex import excerpt, is_model_report, light_ids, model_
 from npuready.site.modelpage import render_model_page
 from npuready.site.numbers import Figures, MissingSource
 from npuready.site.refs import expand, localize, pack
+from npuready.site.search_index import INDEX_FILE, search_script
 from npuready.site.source import Doc, Experiment
 from npuready.site.tables import SectionView, section_view
 from npuready.site.tabs import FIRST, TABS, VIEW_BLURBS, VIEW_TITLES
@@ -25,7 +26,7 @@ from npuready.site.vendor import VENDOR_FILES
 from npuready.site.views import KNOWN
 from npuready.site.volatile import content_key
 
-INDEX_ASSETS = ("site.css", "site.js", "drilldown.js", "history.js")  # what index.html loads, in this order (stylesheets first)
+INDEX_ASSETS = ("site.css", "tables.css", "site.js", "drilldown.js", "history.js", "tables.js", "search.js")  # what index.html loads, in this order (stylesheets first)
 ASSETS = (*INDEX_ASSETS, "modelview.js")  # copied to site/assets/ (model pages load modelview.js)
 RECORDS_DOC = "EXPERIMENTS"
 AUTO_HEADLINE_NUMBERS = 4
@@ -162,6 +163,7 @@ def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], 
             files[f"views/{name}.js"] = _register("registerView", name, {"html": local, "refs": pack(used)})
     for exp_id, doc in embedded.items():
         files[f"data/{exp_id}.js"] = _register("registerRecord", exp_id, doc)
+    files[INDEX_FILE] = search_script(experiments).encode("utf-8")
     version = {k: _version(v) for k, v in files.items()}
     manifest = {"first": FIRST, "vendor": list(VENDOR_FILES),
                 "views": {n: f"views/{n}.js?v={version[f'views/{n}.js']}" for n in TABS if n != FIRST},

@@ -6,7 +6,7 @@ nested objects into columns). Every cell goes through :class:`Figures`, so numbe
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pandas as pd
@@ -15,8 +15,10 @@ from markupsafe import Markup
 from npuready.site import pointer
 from npuready.site.fmt import is_number
 from npuready.site.numbers import Figures
+from npuready.site.titles import header
 
 MAX_ROWS = 200
+LIST_INLINE = 6  # a cell holding a longer list of names shows its first few, its length and its raw JSON
 # Identifying columns first, in this order; the rest keep the stored (sorted) order.
 LEAD_COLUMNS = ("model", "target", "name", "id", "node", "layer", "op", "op_type", "category", "kind")
 _SEP = "\x1f"  # column separator json_normalize uses; cannot occur in JSON keys we render
@@ -27,9 +29,10 @@ _ABSENT = object()  # a record without this column
 class Table:
     title: str
     path: str  # JSON pointer of the list (or the section for the values table)
-    columns: list[str]
+    columns: list[str]  # what the header cells show (titles with units for stored keys)
     rows: list[list[Markup]]
     truncated: bool = False
+    keys: tuple[str, ...] = ()  # the stored key of each column ("" where a column is not one), when known
 
 
 @dataclass(frozen=True)
@@ -101,10 +104,20 @@ def records_table(fig: Figures, exp_id: str, path: str, rows: list[dict[str, Any
         for col in cols:
             tokens = col.split(_SEP)
             value = pointer.resolve(record, pointer.join("", *tokens), _ABSENT)
-            line.append(Markup("") if value is _ABSENT else fig.cell(exp_id, pointer.join(path, i, *tokens), value))
+            line.append(Markup("") if value is _ABSENT else list_cell(fig, exp_id, pointer.join(path, i, *tokens), value))
         body.append(line)
-    return Table(title=title, path=path, columns=[c.replace(_SEP, ".") for c in cols], rows=body,
-                 truncated=len(picked) > MAX_ROWS)
+    keys = tuple(c.replace(_SEP, ".") for c in cols)
+    return Table(title=title, path=path, columns=[header(k) for k in keys], rows=body,
+                 truncated=len(picked) > MAX_ROWS, keys=keys)
+
+
+def list_cell(fig: Figures, exp_id: str, path: str, value: Any) -> Markup:
+    """A cell; a list of more than LIST_INLINE names shows its first few, how many, and a control opening the
+    whole list (a long list wrapped in a narrow column made a row hundreds of pixels tall and mostly blank)."""
+    if isinstance(value, list) and len(value) > LIST_INLINE and all(isinstance(v, str) for v in value):
+        return Markup("{} … {}").format(", ".join(value[:LIST_INLINE - 2]),
+                                        fig.raw(exp_id, path, label=f"all {len(value)}"))
+    return fig.cell(exp_id, path, value)
 
 
 def pivot_table(fig: Figures, exp_id: str, path: str, rows: list[dict[str, Any]], index: str, columns: str,
@@ -120,7 +133,9 @@ def pivot_table(fig: Figures, exp_id: str, path: str, rows: list[dict[str, Any]]
             at = line[col]
             cells.append(Markup("") if pd.isna(at) else fig.num(exp_id, pointer.join(path, int(at), value)))
         body.append(cells)
-    return Table(title=title or value, path=path, columns=[f"{index} \\ {columns}", *map(str, grid.columns)], rows=body)
+    corner = Markup("{} \\ {}").format(header(index), header(columns))
+    return Table(title=title or value, path=path, columns=[corner, *map(str, grid.columns)], rows=body,
+                 keys=(index, *[""] * len(grid.columns)))
 
 
 def mapping_table(fig: Figures, exp_id: str, path: str, mapping: dict[str, dict[str, Any]], key_name: str,
@@ -129,14 +144,15 @@ def mapping_table(fig: Figures, exp_id: str, path: str, mapping: dict[str, dict[
     cols: list[str] = []
     for inner in mapping.values():
         cols += [c for c in inner if c not in cols]
-    body = [[Markup.escape(name), *[fig.cell(exp_id, pointer.join(path, name, c), inner[c]) if c in inner else Markup("")
-                                    for c in cols]] for name, inner in mapping.items()]
-    return Table(title=title, path=path, columns=[key_name, *cols], rows=body)
+    body = [[Markup.escape(name), *[list_cell(fig, exp_id, pointer.join(path, name, c), inner[c]) if c in inner
+                                    else Markup("") for c in cols]] for name, inner in mapping.items()]
+    return Table(title=title, path=path, columns=[key_name, *[header(c) for c in cols]], rows=body, keys=("", *cols))
 
 
 def nowrap(table: Table, *columns: str) -> Table:
     """The same table with the cells of ``columns`` kept on one line (e.g. target names such as ``edge-10-nolut``)."""
-    picked = [i for i, c in enumerate(table.columns) if c in columns]
+    names = table.keys or tuple(table.columns)
+    picked = [i for i, c in enumerate(names) if c in columns]
     rows = [[Markup('<span class="nowrap">{}</span>').format(cell) if i in picked else cell for i, cell in enumerate(row)]
             for row in table.rows]
-    return Table(title=table.title, path=table.path, columns=table.columns, rows=rows, truncated=table.truncated)
+    return replace(table, rows=rows)

@@ -312,46 +312,7 @@
     if (b) { ev.preventDefault(); var r = ref(b); openNumber(r.exp, r.path); }
   });
 
-  /* ---------- experiment records: search and filters (state kept in the URL) ---------- */
-  var FILTERS = {"rec-search": "q", "rec-view": "in", "rec-evidence": "ev"};
-
-  function filterRecords() {
-    var search = document.getElementById("rec-search");
-    if (!search) { return; }
-    var terms = search.value.toLowerCase().split(/\s+/).filter(Boolean);
-    var view = document.getElementById("rec-view").value;
-    var evidence = document.getElementById("rec-evidence").value;
-    var any = false;
-    document.querySelectorAll("details.record").forEach(function (d) {
-      var hay = d.dataset.search + " " + (d.dataset.text || (d.dataset.text = d.textContent.toLowerCase()));
-      var ok = terms.every(function (t) { return hay.indexOf(t) >= 0; }) &&
-        (!view || d.dataset.view === view) &&
-        (!evidence || d.dataset.evidence.split(" ").indexOf(evidence) >= 0);
-      d.hidden = !ok;
-      any = any || ok;
-    });
-    document.getElementById("rec-none").hidden = any;
-  }
-
-  function restoreFilters(st) {
-    var changed = false;
-    Object.keys(FILTERS).forEach(function (id) {
-      var input = document.getElementById(id), value = st[FILTERS[id]] || "";
-      if (input && input.value !== value) { input.value = value; changed = true; }
-    });
-    if (changed) { filterRecords(); }
-  }
-
-  document.addEventListener("input", function (ev) {
-    var key = ev.target && FILTERS[ev.target.id];
-    if (!key) { return; }
-    var change = {};
-    change[key] = ev.target.value;
-    setState(change);
-    filterRecords();
-  });
-  document.addEventListener("npuready:state", function (ev) { restoreFilters(ev.detail.state); });
-  document.addEventListener("npuready:view", function (ev) { if (ev.detail.view === "records") { restoreFilters(getState()); } });
+  /* experiment records: search and filters live in search.js (state kept in the URL through setState) */
 
   window.npuready = {
     showView: showView, loadRecord: loadRecord, openNumber: openNumber, setState: setState, getState: getState,
