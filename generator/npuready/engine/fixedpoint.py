@@ -202,10 +202,15 @@ def quantize_table(fn, in_scale: float, in_zp: int, out_scale: float, out_zp: in
     """A 256-entry int8 lookup table: out[q] = round(fn(dequant(q)) / out_scale) + out_zp (ties away), clamped.
 
     Index is ``q + 128``. The float function runs once per code at export time; execution is integer-only.
+    A code where the function is infinite saturates (+inf → 127, -inf → -128); a code outside its domain
+    (NaN, e.g. ``x^-½`` of a negative value) saturates to 127, as TFLite's int8 RSQRT returns its maximum
+    for a non-positive input.
     """
     q = np.arange(-128, 128, dtype=np.int64)
     x = (q - in_zp).astype(np.float32) * np.float32(in_scale)
-    y = np.asarray(fn(x), dtype=np.float32) / np.float32(out_scale)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        y = np.asarray(fn(x), dtype=np.float32) / np.float32(out_scale)
+    y = np.nan_to_num(y, nan=np.float32(1e9), posinf=np.float32(1e9), neginf=np.float32(-1e9))
     r = np.sign(y) * np.floor(np.abs(y) + np.float32(0.5))
     return np.clip(r.astype(np.int64) + out_zp, -128, 127).astype(np.int8)
 
