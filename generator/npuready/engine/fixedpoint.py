@@ -198,6 +198,20 @@ def conv_multipliers(input_scale: float, weight_scales, output_scale: float) -> 
     return quantize_multipliers(reals)
 
 
+def mul_multiplier(input1_scale: float, input2_scale: float, output_scale: float) -> tuple[int, int]:
+    """(M0, shift) of an int8 MUL as TFLite's mul.cc computes it: ``s1 * s2 / s_out`` evaluated in float32
+    (all three are float fields), then widened to double for QuantizeMultiplier."""
+    real = np.float32(np.float32(input1_scale) * np.float32(input2_scale)) / np.float32(output_scale)
+    return quantize_multiplier(float(np.float32(real)))
+
+
+def matmul_multiplier(lhs_scale: float, rhs_scale: float, output_scale: float) -> tuple[int, int]:
+    """(M0, shift) of an int8 BATCH_MATMUL as TFLite computes it (GetQuantizedConvolutionMultipler without a
+    bias): the scale product in float32, widened to double, divided by double(s_out)."""
+    product = float(np.float32(np.float32(lhs_scale) * np.float32(rhs_scale)))
+    return quantize_multiplier(product / float(np.float32(output_scale)))
+
+
 def quantize_table(fn, in_scale: float, in_zp: int, out_scale: float, out_zp: int) -> np.ndarray:
     """A 256-entry int8 lookup table: out[q] = round(fn(dequant(q)) / out_scale) + out_zp (ties away), clamped.
 

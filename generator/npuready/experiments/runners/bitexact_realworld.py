@@ -240,5 +240,5 @@ def merge(ctx: RunContext, outputs: dict) -> dict:
                    "elements_mismatched": sum(v["elements_mismatched_propagated"] for v in ran.values()),
                    "cpp_tensors_mismatched": sum(v["cpp_vs_numpy"]["tensors_mismatched"] for v in ran.values()),
                    "seconds": round(sum(v["seconds"]["total"] for v in ran.values()), 1)},
-        "models": dict(outputs),
+        "per_model": {"evidence": "measured", "models": dict(outputs)},
     }
