@@ -115,20 +115,11 @@ def prepare(entry: dict, params: dict) -> dict[str, Any]:
 
 def _engines(graph, x, chunk: int = 25) -> tuple[dict, np.ndarray]:
     """NumPy vs C++ on every tensor of every image (counts), and the NumPy output codes of the first output."""
-    from npuready.engine import cpp_engine, numpy_engine
+    from npuready.experiments.runners.bitexact_litert import _cpp_vs_numpy
 
-    compared = mismatched = elements = 0
-    outs = []
-    for s in range(0, len(x), chunk):
-        a, b = numpy_engine.run(graph, x[s:s + chunk]), cpp_engine.run(graph, x[s:s + chunk])
-        for name in a:
-            d = (a[name] != b[name]).reshape(len(a[name]), -1)
-            compared += d.shape[0]
-            mismatched += int(d.any(axis=1).sum())
-            elements += int(d.sum())
-        outs.append(a[graph.outputs[0]])
-    return ({"tensors_compared": compared, "tensors_mismatched": mismatched, "elements_mismatched": elements},
-            np.concatenate(outs))
+    outs: list = []
+    counts = _cpp_vs_numpy(graph, x, chunk, outs)
+    return counts, np.concatenate(outs)
 
 
 def run_task(ctx: RunContext, args: dict) -> dict:
