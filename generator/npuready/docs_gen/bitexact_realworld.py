@@ -56,7 +56,7 @@ def render(result: dict[str, Any] | None = None) -> str:
     t = res["totals"]
     lines = [INTRO.format(result=RESULT_PATH), "## Totals", "",
              *md_table(["models run", "tensors compared", "tensors mismatched vs LiteRT", "codes compared",
-                        "codes mismatched", "C++ ⇄ NumPy tensors mismatched", "pending", "wall time (s)"],
+                        "codes mismatched", "C++ ⇄ NumPy tensors mismatched", "pending", "task time (s, summed over tasks)"],
                        [[md_cell(t["models_ran"]), md_cell(t["tensors_compared"]), md_cell(t["tensors_mismatched"]),
                          md_cell(t["elements_compared"]), md_cell(t["elements_mismatched"]),
                          md_cell(t["cpp_tensors_mismatched"]), md_cell(t["models_pending"]),
