@@ -179,3 +179,15 @@ def test_tflite_softmax_row_of_equal_codes_is_uniform():
     table, bits = fp.tflite_softmax_params(0.05)
     y = fp.tflite_softmax(np.zeros((1, 4), np.int8), table, bits)
     assert y.tolist() == [[-64, -64, -64, -64]]  # 1/4 at scale 1/256, zero point -128
+
+
+def test_mul_and_batch_matmul_multipliers_follow_litert_float32_arithmetic():
+    """mul.cc evaluates s1*s2/s_out in float32; BATCH_MATMUL rounds the scale product to float32 and divides in
+    double. Both differ from the all-double formula in the low bits of M0 — enough to flip rare codes."""
+    s1, s2, so = 0.0123456789, 0.0456789123, 0.0078901234
+    f32 = np.float32
+    assert fp.mul_multiplier(s1, s2, so) == fp.quantize_multiplier(float(f32(f32(s1) * f32(s2)) / f32(so)))
+    assert fp.matmul_multiplier(s1, s2, so) == fp.quantize_multiplier(float(f32(f32(s1) * f32(s2))) / float(f32(so)))
+    exact = fp.quantize_multiplier(float(f32(s1)) * float(f32(s2)) / float(f32(so)))
+    assert fp.mul_multiplier(s1, s2, so)[0] != exact[0] and fp.matmul_multiplier(s1, s2, so)[0] != exact[0]
+    assert fp.mul_multiplier(s1, s2, so)[1] == exact[1]

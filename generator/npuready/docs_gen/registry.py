@@ -78,6 +78,12 @@ def _ops() -> dict[str, str]:
     return {DOC_PATH: render()}
 
 
+def _bitexact_realworld() -> dict[str, str]:
+    from npuready.docs_gen.bitexact_realworld import DOC_PATH, render
+
+    return {DOC_PATH: render()}
+
+
 def _scaling() -> dict[str, str]:
     from npuready.docs_gen.scaling import build
 
@@ -95,6 +101,7 @@ GENERATORS: dict[str, Callable[[], dict[str, str]]] = {
     "configuration": _configuration,
     "library-models": _library_models,
     "ops": _ops,
+    "bitexact-realworld": _bitexact_realworld,
     "inputs": _inputs,
     "scaling": _scaling,
 }

@@ -198,14 +198,33 @@ def conv_multipliers(input_scale: float, weight_scales, output_scale: float) -> 
     return quantize_multipliers(reals)
 
 
+def mul_multiplier(input1_scale: float, input2_scale: float, output_scale: float) -> tuple[int, int]:
+    """(M0, shift) of an int8 MUL as TFLite's mul.cc computes it: ``s1 * s2 / s_out`` evaluated in float32
+    (all three are float fields), then widened to double for QuantizeMultiplier."""
+    real = np.float32(np.float32(input1_scale) * np.float32(input2_scale)) / np.float32(output_scale)
+    return quantize_multiplier(float(np.float32(real)))
+
+
+def matmul_multiplier(lhs_scale: float, rhs_scale: float, output_scale: float) -> tuple[int, int]:
+    """(M0, shift) of an int8 BATCH_MATMUL as TFLite computes it (GetQuantizedConvolutionMultipler without a
+    bias): the scale product in float32, widened to double, divided by double(s_out)."""
+    product = float(np.float32(np.float32(lhs_scale) * np.float32(rhs_scale)))
+    return quantize_multiplier(product / float(np.float32(output_scale)))
+
+
 def quantize_table(fn, in_scale: float, in_zp: int, out_scale: float, out_zp: int) -> np.ndarray:
     """A 256-entry int8 lookup table: out[q] = round(fn(dequant(q)) / out_scale) + out_zp (ties away), clamped.
 
     Index is ``q + 128``. The float function runs once per code at export time; execution is integer-only.
+    A code where the function is infinite saturates (+inf → 127, -inf → -128); a code outside its domain
+    (NaN, e.g. ``x^-½`` of a negative value) saturates to 127, as TFLite's int8 RSQRT returns its maximum
+    for a non-positive input.
     """
     q = np.arange(-128, 128, dtype=np.int64)
     x = (q - in_zp).astype(np.float32) * np.float32(in_scale)
-    y = np.asarray(fn(x), dtype=np.float32) / np.float32(out_scale)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        y = np.asarray(fn(x), dtype=np.float32) / np.float32(out_scale)
+    y = np.nan_to_num(y, nan=np.float32(1e9), posinf=np.float32(1e9), neginf=np.float32(-1e9))
     r = np.sign(y) * np.floor(np.abs(y) + np.float32(0.5))
     return np.clip(r.astype(np.int64) + out_zp, -128, 127).astype(np.int8)
 

@@ -15,6 +15,7 @@ RUNNERS: dict[str, str] = {
     "zoo-training": "npuready.experiments.runners.zoo_training",
     "intake": "npuready.experiments.runners.intake",
     "bitexact-litert": "npuready.experiments.runners.bitexact_litert",
+    "bitexact-realworld": "npuready.experiments.runners.bitexact_realworld",
     "parity-ladder": "npuready.experiments.runners.parity_ladder",
     "ptq-methods": "npuready.experiments.runners.ptq_methods",
     "probes": "npuready.experiments.runners.probes",

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from npuready.verify.drift import describe
+from npuready.verify.margins import cause as failure_cause
 
 #: rung key -> how reports name it
 RUNGS = {"fake_quant": "fake-quant (the QDQ file as stored)", "integer": "integer (the NPU build)"}
@@ -27,6 +28,7 @@ class GateLimits:
 class GateVerdict:
     passed: bool
     reasons: tuple[str, ...]
+    cause: str | None = None  # a failing gate: the arithmetic's doing or the model's (``verify.margins.cause``)
 
     @property
     def exit_code(self) -> int:
@@ -52,4 +54,8 @@ def gate(result, limits: GateLimits, litert: dict | None = None) -> GateVerdict:
     gross = result.first_gross
     if reasons and gross is not None:
         reasons.append(describe(gross))
-    return GateVerdict(not reasons, tuple(reasons))
+    why = None
+    if reasons and "integer" not in result.refused:
+        why = failure_cause(result.margins, result.agreement.get("integer_vs_fake_quant"),
+                            None if litert is None else litert["tensors_mismatched"])
+    return GateVerdict(not reasons, tuple(reasons), why)

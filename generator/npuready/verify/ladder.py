@@ -23,6 +23,7 @@ from npuready.engine.runner import run_op_per_image
 from npuready.errors import InputError
 from npuready.verify.drift import TensorDrift, first_gross, measure_drift, quantised_activations
 from npuready.verify.explain import explain
+from npuready.verify.margins import MarginStats, margin_stats
 from npuready.verify.runners import run_fake_quant, run_float
 
 
@@ -53,6 +54,7 @@ class LadderResult:
     explanation: tuple[str, ...] = ()
     refused: dict = field(default_factory=dict)         # rung -> why it could not run (fake_quant, integer)
     drift: tuple[TensorDrift, ...] = ()                 # fake-quant vs float per quantised activation
+    margins: MarginStats | None = None                  # float logit margins vs integer flips (classifiers)
 
     @property
     def first_gross(self) -> TensorDrift | None:
@@ -63,6 +65,7 @@ class LadderResult:
         d["tensors"] = [asdict(t) for t in self.tensors]
         d["drift"] = [{**asdict(t), "gross": t.gross} for t in self.drift]
         d["explanation"] = list(self.explanation)
+        d["margins"] = self.margins.to_dict() if self.margins is not None else None
         return d
 
 
@@ -120,8 +123,12 @@ def run_ladder(float_model: onnx.ModelProto, qdq_model: onnx.ModelProto, x: np.n
                  if a in top and b in top}
     if graph is not None and q_out is not None:
         rows, first = _tensor_parity(graph, eng, ours, fq, x)
+    margins = None
+    if graph is not None and f_out.reshape(n, -1).shape[1] > 1:
+        out = graph.outputs[0]
+        margins = margin_stats(f_out, graph.dequantize(out, ours[out]), graph.tensors[out].scale)
     result = LadderResult(model_name, int(n), graph.rounding if graph is not None else rounding, engine, accuracy,
-                          agreement, tuple(rows), first, refused=refused, drift=drift)
+                          agreement, tuple(rows), first, refused=refused, drift=drift, margins=margins)
     return replace(result, explanation=tuple(explain(result)))
 
 

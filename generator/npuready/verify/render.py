@@ -7,7 +7,8 @@ from npuready.terminal import block
 
 def to_json(result, verdict, limits, litert: dict | None = None) -> str:
     doc = {"result": result.to_dict(), "gate": {"passed": verdict.passed, "reasons": list(verdict.reasons),
-                                                "limits": limits.__dict__, "exit_code": verdict.exit_code},
+                                                "cause": verdict.cause, "limits": limits.__dict__,
+                                                "exit_code": verdict.exit_code},
            "evidence": "measured"}
     if litert is not None:
         doc["litert_reference"] = litert
@@ -44,6 +45,12 @@ def to_text(result, verdict, limits, litert: dict | None = None, width: int | No
     out.append("")
     out.append(f"first divergence > 1 LSB: {result.first_divergence or 'none'}")
     out.extend(result.explanation)
+    m = result.margins
+    if m is not None:
+        out.append(f"logit margins (float top-1 − top-2, in int8 logit steps of {m.logit_step:.4g}): 10th percentile "
+                   f"{m.margin_p10_steps:.1f}, median {m.margin_median_steps:.1f}; {m.near_ties} of {m.images} images "
+                   f"below one step; integer top-1 flips {m.flips}, of which below 1/2/4 steps: "
+                   + "/".join(str(v) for v in m.flips_below.values()))
     if litert is not None:
         out.append("")
         out.extend(_litert_lines(litert))
@@ -52,4 +59,6 @@ def to_text(result, verdict, limits, litert: dict | None = None, width: int | No
         out.append(f"GATE PASS (agreement >= {limits.min_agreement}, accuracy drop <= {limits.max_accuracy_drop})")
     else:
         out.extend(f"GATE FAIL: {r}" for r in verdict.reasons)
+        if verdict.cause:
+            out.append(f"GATE CAUSE: {verdict.cause}")
     return block(out, width)

@@ -16,6 +16,7 @@ OPS = {
     "Reshape": reshape, "Flatten": reshape, "Squeeze": reshape, "Unsqueeze": reshape, "Transpose": transpose,
     "Relu": rescale, "Clip": rescale, "Gather": gather, "Softmax": softmax, "LayerNormalization": layernorm,
     "Sub": add, "Slice": slice, "Pad": pad, "PRelu": prelu, "Split": split, "Resize": resize, "Div": mul,
+    "Pow": lut,  # by a constant scalar only: a table (a decomposed LayerNorm's (v + eps)^-1/2)
     **{name: lut for name in lut.OPS},
 }
 # Div/Mul/Add/Sub/Pow by a plain float scalar join a lookup-table chain (lut.is_unary) before this lookup.

@@ -15,10 +15,10 @@ from npuready.engine.intgraph import IntOp
 def build(b, node) -> IntOp:
     a, c = b.act(node, 0), b.act(node, 1)
     out, lo, hi = b.output(node)
-    m, s = fixedpoint.conv_multipliers(a.scale, [c.scale], out.scale)
+    m, s = fixedpoint.matmul_multiplier(a.scale, c.scale, out.scale)
     return IntOp(node.name, "MatMul", (a.name, c.name), (out.name,), {
-        "input1_zero_point": a.zero_point, "input2_zero_point": c.zero_point, "multiplier": int(m[0]),
-        "shift": int(s[0]), "output_zero_point": out.zero_point, "act_min": lo, "act_max": hi}, b.rounding)
+        "input1_zero_point": a.zero_point, "input2_zero_point": c.zero_point, "multiplier": int(m),
+        "shift": int(s), "output_zero_point": out.zero_point, "act_min": lo, "act_max": hi}, b.rounding)
 
 
 # ----- loop ---------------------------------------------------------------------------------

@@ -48,8 +48,7 @@ def build(b, node) -> IntOp:
     a = b.act(node, 0)
     c = _reciprocal(b, node) if node.op_type == "Div" else b.act(node, 1)
     out, lo, hi = b.output(node)
-    real = float(np.float32(a.scale)) * float(np.float32(c.scale)) / float(np.float32(out.scale))
-    m, s = fixedpoint.quantize_multiplier(real)
+    m, s = fixedpoint.mul_multiplier(a.scale, c.scale, out.scale)
     return IntOp(node.name, "Mul", (a.name, c.name), (out.name,), {
         "input1_zero_point": a.zero_point, "input2_zero_point": c.zero_point,
         "multiplier": m, "shift": s, "output_zero_point": out.zero_point, "act_min": lo, "act_max": hi,

@@ -17,7 +17,9 @@ from npuready.experiments.context import RunContext
 from npuready.experiments.task import Task
 
 
-def _cpp_vs_numpy(graph, x, chunk: int = 100) -> dict:
+def _cpp_vs_numpy(graph, x, chunk: int = 100, outputs: list | None = None) -> dict:
+    """NumPy vs C++ engine on every tensor of every image; ``outputs`` (a list) collects the NumPy engine's
+    codes of the first graph output, chunk by chunk."""
     from npuready.engine import cpp_engine, numpy_engine
 
     compared = mismatched = elements = 0
@@ -28,6 +30,8 @@ def _cpp_vs_numpy(graph, x, chunk: int = 100) -> dict:
             compared += d.shape[0]
             mismatched += int(d.any(axis=1).sum())
             elements += int(d.sum())
+        if outputs is not None:
+            outputs.append(a[graph.outputs[0]])
     return {"tensors_compared": compared, "tensors_mismatched": mismatched, "elements_mismatched": elements}
 
 

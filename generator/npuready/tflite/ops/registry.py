@@ -10,7 +10,7 @@ from npuready.tflite.ops.pool import lower_global_pool, lower_pool, lower_reduce
 from npuready.tflite.ops.shape import lower_concat, lower_identity, lower_reshape, lower_transpose
 from npuready.tflite.ops.pad import lower_pad
 from npuready.tflite.ops.resize import lower_resize
-from npuready.tflite.ops.table import lower_table
+from npuready.tflite.ops.table import lower_pow, lower_table
 from npuready.tflite.ops.slicing import lower_gather, lower_slice, lower_split
 
 CONVERTERS = {
@@ -50,6 +50,7 @@ CONVERTERS = {
     "HardSigmoid": lower_table,
     "Erf": lower_table,
     "Elu": lower_table,
+    "Pow": lower_pow,  # by a constant scalar (a decomposed LayerNorm's (v + eps)^-1/2)
     "Split": lower_split,
     "Pad": lower_pad,
     "PRelu": lower_prelu,

@@ -45,3 +45,24 @@ def lower_table(ctx: Context, node: Node) -> None:
     table = ctx.b.tensor(f"{out}#table", [256], "int8", data=t, qparams=out_q)
     ctx.op("GATHER", [table, idx], [ctx.new_value(out, tfl_shape(ctx, out, x.perm), x.perm)],
            fb.GatherOptionsT(axis=0, batchDims=0))
+
+
+def lower_pow(ctx: Context, node: Node) -> None:
+    """Pow by a constant scalar exponent: int8 → the integer engine's table (``(v + ε)^-½`` of a decomposed
+    LayerNorm is such a chain); float → RSQRT (-½), SQRT (½) or POW."""
+    c = ctx.const(node.inputs[1]) if len(node.inputs) == 2 else None
+    if c is None or np.size(c) != 1:
+        raise InputError(f"node {node.name!r} (Pow): exponent {node.inputs[-1]!r} is not a constant scalar; "
+                         "only Pow by a constant scalar is exported")
+    if ctx.int8:
+        lower_table(ctx, node)
+        return
+    e = float(np.asarray(c).reshape(()))
+    x = ctx.value(node.inputs[0])
+    out = ctx.new_value(node.outputs[0], tfl_shape(ctx, node.outputs[0], x.perm), x.perm)
+    if e in (-0.5, 0.5):
+        ctx.op("RSQRT" if e < 0 else "SQRT", [x.index], [out])
+    else:
+        from npuready.tflite.context import Const
+
+        ctx.op("POW", [x.index, ctx.add_const(f"{node.outputs[0]}#exponent", Const(np.array(e, np.float32)))], [out])

@@ -46,7 +46,14 @@ extern "C" void npr_conv(const int8_t* x, int n, int c, int h, int w,
         int32_t* a1 = a0 + P;
         int32_t* a2 = a1 + P;
         int32_t* a3 = a2 + P;
-        for (int k = 0; k < K; ++k) {
+        if (nb == 1) {  // one channel left (always so in depthwise convs): no work for absent channels
+          for (int k = 0; k < K; ++k) {
+            const int16_t* r = col.data() + static_cast<int64_t>(k) * P;
+            const int16_t w0 = weight[static_cast<int64_t>(oc0) * K + k];
+            for (int p = 0; p < P; ++p) a0[p] += r[p] * w0;
+          }
+        }
+        for (int k = 0; k < K && nb > 1; ++k) {
           const int16_t* r = col.data() + static_cast<int64_t>(k) * P;
           const int16_t w0 = weight[static_cast<int64_t>(oc0) * K + k];
           const int16_t w1 = nb > 1 ? weight[static_cast<int64_t>(oc0 + 1) * K + k] : 0;
