@@ -1,8 +1,10 @@
-"""`npuready run ID | --all | --list | --check [--workers N | --serial | --scheduler ADDR] [--resume]`."""
+"""`npuready run ID | --all | --list | --check [--workers N | --serial | --scheduler ADDR] [--resume] [--out DIR]
+[--compare DIR]`."""
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -30,6 +32,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     where.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                        help="submit the tasks to an existing Dask scheduler (workers must import npuready and "
                             "see this repository at the same path)")
+    p.add_argument("--out", metavar="DIR", type=Path,
+                   help="write DIR/<id>/result.json instead of experiments/<id>/result.json (a reproduction that "
+                        "leaves the committed results alone)")
+    p.add_argument("--compare", metavar="DIR", type=Path,
+                   help="run nothing: compare DIR/<id>/result.json with the committed experiments/<id>/result.json "
+                        "(apart from timing and the commit it ran at) and list identical / differs at a JSON pointer")
     p.add_argument("--resume", action="store_true",
                    help="reuse finished tasks from the task cache (same task, params, inputs and code)")
     p.set_defaults(func=run)
@@ -52,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
     ids = declared_ids() if args.all else args.ids
     if not ids:
         raise InputError("name at least one experiment id, or use --all / --list")
+    if args.compare is not None:
+        return _compare(args.compare, ids)
     if args.workers is not None and args.workers < 0:
         raise InputError(f"--workers {args.workers}: must be 0 (no Dask) or more")
     if args.scheduler and not args.scheduler.startswith(("tcp://", "tls://", "inproc://", "ucx://")):
@@ -65,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     with Sweep(options) as sweep:
         for exp_id in ids:
             try:
-                path = run_experiment(exp_id, show_progress=len(ids) == 1, sweep=sweep)
+                path = run_experiment(exp_id, show_progress=len(ids) == 1, sweep=sweep, out_dir=args.out)
             except TasksFailed as exc:
                 print(f"{exp_id}: {exc}", file=sys.stderr)
                 status = 1
@@ -77,6 +87,18 @@ def run(args: argparse.Namespace) -> int:
                       f"{', '.join(failed)}", file=sys.stderr)
                 status = 1
     return status
+
+
+def _compare(reproduced: Path, ids: list[str]) -> int:
+    from npuready.experiments.compare import compare_dirs
+    from npuready.paths import experiments_dir
+
+    rows = compare_dirs(experiments_dir(), reproduced, ids)
+    for row in rows:
+        print(f"{row.experiment}\t" + ("identical" if row.identical else f"differs at {row.first_difference}"))
+    same = sum(row.identical for row in rows)
+    print(f"{same} of {len(rows)} result(s) identical apart from timing and the commit they ran at")
+    return 0 if same == len(rows) else 1
 
 
 def _failed(path) -> list[str]:
