@@ -32,6 +32,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     where.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                        help="submit the tasks to an existing Dask scheduler (workers must import npuready and "
                             "see this repository at the same path)")
+    p.add_argument("--connect-timeout", metavar="SECONDS", type=float, default=10.0,
+                   help="with --scheduler: how long to wait for the scheduler to answer (default 10)")
     p.add_argument("--out", metavar="DIR", type=Path,
                    help="write DIR/<id>/result.json instead of experiments/<id>/result.json (a reproduction that "
                         "leaves the committed results alone)")
@@ -69,10 +71,14 @@ def run(args: argparse.Namespace) -> int:
     for exp_id in ids:
         spec_for(exp_id)  # fail fast on unknown ids before running anything
     workers = 0 if args.serial else args.workers
+    if args.connect_timeout <= 0:
+        raise InputError(f"--connect-timeout {args.connect_timeout}: must be more than 0 seconds")
     options = SweepOptions(workers=workers, scheduler=args.scheduler, resume=args.resume,
-                           show_progress=True)
+                           show_progress=True, connect_timeout_s=args.connect_timeout)
     status = 0
     with Sweep(options) as sweep:
+        if args.scheduler:
+            sweep.backend()  # reach the scheduler before running anything (one-task experiments run inline)
         for exp_id in ids:
             try:
                 path = run_experiment(exp_id, show_progress=len(ids) == 1, sweep=sweep, out_dir=args.out)
