@@ -173,7 +173,11 @@ def web_server():
     import http.server
     import threading
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    class Quiet(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):  # keep the server's log out of the captured stderr
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
