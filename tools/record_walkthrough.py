@@ -36,7 +36,7 @@ sys.path.insert(0, str(REPO / "generator"))
 from npuready.site.browser import is_local, launch  # noqa: E402
 
 VIEWPORT = {"width": 1280, "height": 720}
-GIF_WIDTH, GIF_FPS, GIF_LIMIT = 560, 3, 4 * 1024 * 1024
+GIF_WIDTH, GIF_FPS, GIF_LIMIT = 480, 2, 4 * 1024 * 1024
 MP4_FPS, MP4_CRF = 15, 32
 MAX_SECONDS = 150  # a longer tour (a busy machine stretches every step) is played faster to fit
 
@@ -434,7 +434,7 @@ def _encode(webm: Path, lead: float, speed: float, out: Path) -> None:
     subprocess.run([*base, "-vf", f"{pts},fps={MP4_FPS},format=yuv420p", "-c:v", "libx264", "-preset", "medium",
                     "-crf", str(MP4_CRF), "-movflags", "+faststart", "-an", str(out / "walkthrough.mp4")], check=True)
     vtt = (out / "walkthrough.vtt").as_posix().replace("\\", "/").replace(":", "\\:").replace("'", "\\'")
-    style = "FontName=DejaVu Sans,FontSize=11,Outline=1,Shadow=0,BorderStyle=3,BackColour=&H30000000,MarginV=8"
+    style = "FontName=DejaVu Sans,FontSize=13,Outline=1,Shadow=0,BorderStyle=3,BackColour=&H30000000,MarginV=8"
     burn = f"{pts},subtitles='{vtt}':force_style='{style}',fps={GIF_FPS},scale={GIF_WIDTH}:-1:flags=lanczos"
     with tempfile.TemporaryDirectory() as tmp:
         palette = Path(tmp) / "palette.png"
