@@ -229,3 +229,17 @@ def test_a_running_scheduler_passes_the_check(scheduler):
     from npuready.experiments.dask_backend import check_scheduler
 
     assert check_scheduler(scheduler, 5.0) is None
+
+
+def test_the_check_works_inside_a_running_event_loop(scheduler, web_server):
+    """Dask's client may be created where an event loop already runs (a notebook, Playwright's sync API)."""
+    import asyncio
+
+    from npuready.experiments.dask_backend import check_scheduler
+
+    async def main():
+        check_scheduler(scheduler, 5.0)
+        with pytest.raises(InputError, match="does not answer as a Dask scheduler within 1 s"):
+            check_scheduler(web_server, 1.0)
+
+    asyncio.run(main())

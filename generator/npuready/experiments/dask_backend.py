@@ -43,6 +43,7 @@ def check_scheduler(address: str, timeout_s: float) -> None:
     (a web server, say); here the address is first reached with a plain socket (tcp://), then asked for
     its identity over Dask's own protocol, each bounded by the timeout."""
     import asyncio
+    import concurrent.futures
     import socket
 
     from distributed.comm import connect
@@ -70,10 +71,14 @@ def check_scheduler(address: str, timeout_s: float) -> None:
         finally:
             comm.abort()
 
-    try:
-        reply = asyncio.run(asyncio.wait_for(identity(), timeout_s))
-    except (OSError, asyncio.TimeoutError, ValueError, TypeError):
-        reply = None
+    def ask() -> object:  # in a thread of its own: the caller may already run an event loop (a notebook, a test)
+        try:
+            return asyncio.run(asyncio.wait_for(identity(), timeout_s))
+        except (OSError, asyncio.TimeoutError, ValueError, TypeError):
+            return None
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        reply = pool.submit(ask).result()
     if not (isinstance(reply, dict) and reply.get("type") == "Scheduler"):
         raise InputError(f"--scheduler {address}: something listens there but does not answer as a Dask scheduler "
                          f"within {timeout_s:g} s; {fix}")
