@@ -19,7 +19,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "and remote scheduler give the same result.json apart from its timing block. A task that "
                     "raises is retried once, then listed under failed_tasks with its error; the other tasks' "
                     "results are kept. Finished tasks are cached ($NPUREADY_CACHE or ~/.cache/npuready/tasks).",
-        epilog="Exit codes: 0 ok, 1 --check found stale results or a task failed, 2 unknown experiment or bad spec. "
+        epilog="Exit codes: 0 ok, 1 --check found stale results, --compare found a differing result or a task failed, "
+               "2 unknown experiment, bad spec, no result to compare, or a --scheduler that does not answer. "
                "Workers need the sweep extra: pip install 'npuready[sweep]' (without it tasks run serially).")
     p.add_argument("ids", nargs="*", metavar="ID", help="experiment ids (see --list)")
     p.add_argument("--all", action="store_true", help="run every declared experiment")
