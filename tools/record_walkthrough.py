@@ -1,23 +1,32 @@
 #!/usr/bin/env python3
-"""Record a scripted headless tour of the built site: one PNG per scene, an MP4 and an animated GIF.
+"""Record a walkthrough of the built site as video: a visible cursor, real clicks, scrolling, typing, a number's
+JSON and a followed deep link, with captions that state what the experiments found.
 
-    python tools/record_walkthrough.py [--site site] [--out site/walkthrough] [--seconds 4]
+    python tools/record_walkthrough.py [--site site] [--out site/walkthrough] [--pace 1.0]
 
-Drives Debian Chromium through Playwright over ``site/index.html`` (file://): findings → a number's
-raw JSON → model experiments → NPU analysis → integer verification → experiment records (search,
-deep link) → docs. Each scene gets a caption bar and is captured as a PNG; ffmpeg assembles the PNGs
-into ``walkthrough.mp4`` (H.264) and ``walkthrough.gif`` (palette, downscaled, < 3 MB), and
-``scenes.json`` lists scene captions and files. Any console error, page error, failed request or
-non-file:// request aborts the recording (exit 1). Needs: playwright (pip), /usr/bin/chromium, ffmpeg.
+Playwright records Debian Chromium headlessly (its screencast goes through the system ffmpeg, placed where
+Playwright looks for its own). Every caption is computed from ``experiments/*/result.json`` when the tour is
+recorded, never typed. Writes to ``--out``: ``walkthrough.mp4`` (H.264), ``walkthrough.vtt`` (WebVTT captions,
+one cue per chapter), ``walkthrough.gif`` (captions burned in with ffmpeg's subtitles filter),
+``scenes.json`` (chapters: start/end seconds, title, caption) and ``index.html`` (the video with its captions
+and chapter list). The tour takes 60-150 s on a quiet machine; a busy one stretches every step, and a tour
+longer than 150 s is played faster to fit (``speed`` in ``scenes.json``). The tour uses only stable handles of the page: the view tabs (``nav.tabs a[data-view]``),
+experiment panels (``[data-exp]``), numbers (``button.num[data-exp][data-path]``), the ``#rec-search`` box and
+``#exp=ID&path=POINTER`` deep links. Any console error, page error, failed request or non-local request aborts
+the recording (exit 1). Needs: playwright (pip), /usr/bin/chromium, ffmpeg.
 """
 from __future__ import annotations
 
 import argparse
+import html
 import json
+import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -27,150 +36,431 @@ sys.path.insert(0, str(REPO / "generator"))
 from npuready.site.browser import is_local, launch  # noqa: E402
 
 VIEWPORT = {"width": 1280, "height": 720}
-GIF_WIDTH = 800
-GIF_LIMIT = 3 * 1024 * 1024
+GIF_WIDTH, GIF_FPS, GIF_LIMIT = 480, 2, 4 * 1024 * 1024
+MP4_FPS, MP4_CRF = 15, 32
+MAX_SECONDS = 150  # a longer tour (a busy machine stretches every step) is played faster to fit
 
-CAPTION_JS = """(text) => {
-  let bar = document.getElementById('walkthrough-caption');
-  if (!bar) {
-    bar = document.createElement('div');
-    bar.id = 'walkthrough-caption';
-    bar.style.cssText = 'position:fixed;left:0;right:0;bottom:0;z-index:99;padding:12px 24px;' +
-      'background:rgba(19,32,46,.92);color:#fff;font:600 18px/1.4 system-ui,sans-serif;text-align:center';
-    document.body.appendChild(bar);
-  }
-  bar.textContent = text;
-}"""
-
-
-def _goto_view(view: str) -> Callable[[Any], None]:
-    def act(page: Any) -> None:
-        page.evaluate(f"location.hash = '#{view}'")
-        page.locator(f"#view-{view}").wait_for(state="visible")
-        page.evaluate("window.scrollTo(0, 0)")
-    return act
-
-
-def _open_first_number(page: Any) -> None:
-    page.evaluate("location.hash = '#findings'")
-    page.locator("#view-findings article.finding button.num").first.click()
-    page.locator("dialog#raw").wait_for(state="visible")
-
-
-def _close_dialog(page: Any) -> None:
-    if page.locator("dialog#raw").is_visible():
-        page.locator("#raw-close").click()
-
-
-def _npu_lint(page: Any) -> None:
-    _goto_view("npu")(page)
-    panel = page.locator("#view-npu article.panel").first
-    panel.scroll_into_view_if_needed()
-    page.evaluate("window.scrollBy(0, -80)")
+# A cursor drawn by the page itself (headless screencasts show no system cursor): an arrow that follows
+# mousemove and a ring on every mousedown. A modal <dialog> sits in the browser's top layer above any z-index,
+# so the cursor moves into an open dialog while there is one.
+CURSOR_JS = """(() => {
+  const install = () => {
+    if (document.getElementById('wt-cursor')) return;
+    const c = document.createElement('div');
+    c.id = 'wt-cursor';
+    c.setAttribute('aria-hidden', 'true');
+    c.style.cssText = 'position:fixed;left:-40px;top:-40px;width:24px;height:24px;z-index:2147483647;' +
+      'pointer-events:none;margin:-2px 0 0 -3px';
+    c.innerHTML = '<svg width="24" height="24" viewBox="0 0 24 24"><path d="M3 2 L3 19 L7.8 14.6 L11 21.5 ' +
+      'L13.8 20.3 L10.7 13.6 L17 13.6 Z" fill="#111" stroke="#fff" stroke-width="1.6" stroke-linejoin="round"/></svg>';
+    document.documentElement.appendChild(c);
+    const host = () => document.querySelector('dialog[open]') || document.documentElement;
+    document.addEventListener('mousemove', (e) => {
+      if (c.parentNode !== host()) host().appendChild(c);
+      c.style.left = e.clientX + 'px';
+      c.style.top = e.clientY + 'px';
+    }, true);
+    document.addEventListener('mousedown', (e) => {
+      const r = document.createElement('div');
+      r.style.cssText = 'position:fixed;width:34px;height:34px;margin:-17px 0 0 -17px;border-radius:50%;' +
+        'border:3px solid #e8590c;pointer-events:none;z-index:2147483647;transition:all .45s ease-out;' +
+        `left:${e.clientX}px;top:${e.clientY}px`;
+      host().appendChild(r);
+      requestAnimationFrame(() => { r.style.transform = 'scale(1.8)'; r.style.opacity = '0'; });
+      setTimeout(() => r.remove(), 600);
+    }, true);
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', install);
+  else install();
+})();"""
 
 
-def _search_records(page: Any) -> None:
-    _goto_view("records")(page)
-    page.locator("#rec-search").fill("lint")
+# ---- findings: every caption is computed from the stored results --------------------------------------------
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
 
 
-def _deep_link(page: Any) -> None:
-    exp = page.evaluate("document.querySelector('details.record').dataset.exp")
-    number = page.locator(f'#record-{exp} .section button.num').first
-    path = number.get_attribute("data-path") if number.count() else ""
-    page.locator("#rec-search").fill("")
-    page.evaluate(f"location.hash = {json.dumps(f'#exp={exp}&path={path}')}")
-    page.locator("dialog#raw").wait_for(state="visible")
+def lint_caption(r: dict) -> str:
+    s = r["lint-corpus"]["results"]["corpus"]["summary"]
+    target = r["lint-corpus"]["results"]["setup"]["target"]
+    return (f"Lint on {target}: {s['blocked']} of {s['models']} ONNX test models have a blocking finding, "
+            f"{s['clean']} are clean. Lint reads ONNX structure and onnxruntime, not NPU silicon.")
 
 
-def _docs(page: Any) -> None:
-    _goto_view("docs")(page)
+def number_caption(r: dict) -> str:
+    s = r["lint-corpus"]["results"]["corpus"]["summary"]
+    return (f"The {s['blocked']} blocked models are a stored value: experiments/lint-corpus/result.json, "
+            f"produced at commit {r['lint-corpus']['provenance']['git']['commit'][:7]}.")
 
 
-SCENES: list[tuple[str, str, Callable[[Any], None]]] = [
-    ("findings", "The first screen says what the stored experiments found — every number is a button.", _goto_view("findings")),
-    ("raw-json", "A number opens the raw JSON record it was read from: copy it or download it.", _open_first_number),
-    ("models", "Model experiments: what changed in a model and how accuracy and cost moved.", lambda p: (_close_dialog(p), _goto_view("models")(p))),
-    ("npu", "NPU analysis: lint findings, partitions and per-layer cost per target (simulated).", _npu_lint),
-    ("integer", "Integer verification: float vs fake-quant vs integer, and bit-exactness vs LiteRT.", _goto_view("integer")),
-    ("records", "Experiment records: search and filter every stored experiment and its provenance.", _search_records),
-    ("deep-link", "Deep links: #exp=<id>&path=<JSON pointer> opens a record and one of its numbers.", _deep_link),
-    ("docs", "Docs: rule pages, support tables and the generated experiment tables.", lambda p: (_close_dialog(p), _docs(p))),
+def scalesim_caption(r: dict) -> str:
+    s = r["cost-vs-scalesim"]["results"]["summary"]
+    return (f"Cycle model vs SCALE-Sim: {s['layers']} conv/FC layers in {s['pairs']} model x array pairs, worst "
+            f"layer error {_pct(s['max_abs_layer_error'])} (goal {_pct(s['layer_goal'])}). Both are simulators.")
+
+
+def vela_caption(r: dict) -> str:
+    s = r["cost-vs-vela"]["results"]["summary"]
+    verdict = "within" if s["totals_goal_met"] else "not yet within"
+    return (f"Against Arm Vela, model totals range {s['total_ratio_min']:.2f}x to {s['total_ratio_max']:.2f}x over "
+            f"{s['pairs']} model x target pairs: {verdict} the goal; the open gaps are listed by operator.")
+
+
+def bitexact_caption(r: dict) -> str:
+    res = r["bitexact-litert"]["results"]
+    models = sorted(k for k, v in res.items() if isinstance(v, dict) and "elements_compared" in v)
+    compared = sum(res[m]["elements_compared"] for m in models)
+    wrong = sum(res[m]["elements_mismatched_propagated"] for m in models)
+    images = res[models[0]]["images"]
+    return (f"Integer engine vs LiteRT's reference kernels: {wrong:,} of {compared:,} output elements differ, "
+            f"{len(models)} models x {images:,} images (measured here).")
+
+
+def doctor_caption(r: dict) -> str:
+    res = r["preprocess-doctor"]["results"]
+    t, p = res["injections"]["total"], res["matched_pairs"]
+    return (f"The preprocessing doctor names {t['exact_with_spec']} of {t['injected']} injected input mistakes "
+            f"exactly, with {p['false_alarms_with_spec']} false alarms on {p['pairs']} correct pairs.")
+
+
+def realworld_caption(r: dict) -> str:
+    s = r["realworld-corpus"]["results"]["summary"]
+    models = len({row["model"] for row in s["rows"]})
+    targets = len({row["target"] for row in s["rows"]})
+    ok = sum(row["checks_ok"] for row in s["rows"])
+    return (f"{models} architectures built by timm, torchvision and ultralytics (random weights) on {targets} "
+            f"targets: the report's own checks pass on {ok} of {len(s['rows'])} model x target reports.")
+
+
+def ptq_caption(r: dict) -> str:
+    rows = r["ptq-methods"]["results"]["accuracy"]["rows"]
+    worst = max(rows, key=lambda row: row["drop_pp"])
+    within = sum(row["drop_pp"] <= 1.0 for row in rows)
+    return (f"Post-training quantisation: {within} of {len(rows)} model x method runs lose at most 1 point of "
+            f"accuracy; the worst, {worst['method']} on {worst['model']}, loses {worst['drop_pp']:.1f}.")
+
+
+# ---- the tour -----------------------------------------------------------------------------------------------
+
+class Tour:
+    """The page, the recording clock and the gestures: glide the cursor, click, scroll, type, wait."""
+
+    def __init__(self, page: Any, index_uri: str, pace: float):
+        self.page, self.index_uri, self.pace = page, index_uri, pace
+        self.started = time.monotonic()
+
+    def now(self) -> float:
+        return time.monotonic() - self.started
+
+    def hold(self, seconds: float) -> None:
+        self.page.wait_for_timeout(int(1000 * seconds * self.pace))
+
+    def glide(self, locator: Any, click: bool = False) -> None:
+        locator.scroll_into_view_if_needed()
+        box = locator.bounding_box()
+        if box is None:
+            raise SystemExit(f"walkthrough aborted:\n  not visible: {locator}")
+        x, y = box["x"] + min(box["width"] / 2, 60), box["y"] + box["height"] / 2
+        self.page.mouse.move(x, y, steps=max(2, int(25 * self.pace)))
+        self.hold(0.35)
+        if click:
+            self.page.mouse.click(x, y)
+
+    def tab(self, view: str) -> None:
+        self.glide(self.page.locator(f"nav.tabs a[data-view='{view}']"), click=True)
+        self.page.locator(f"#view-{view}").wait_for(state="visible")
+
+    def scroll_to(self, selector: str) -> None:
+        """Wheel down (or up) until ``selector`` is near the top of the viewport."""
+        target = self.page.locator(selector).first
+        for _ in range(40):
+            top = target.evaluate("e => e.getBoundingClientRect().top")
+            if abs(top - 90) < 60:
+                break
+            self.page.mouse.wheel(0, max(-240, min(240, top - 90)))
+            self.page.wait_for_timeout(int(90 * self.pace) + 10)
+
+    def number(self, exp: str, path: str) -> Any:
+        exact = self.page.locator(f"button.num[data-exp='{exp}'][data-path='{path}']:visible")
+        return exact.first if exact.count() else self.page.locator(f"button.num[data-exp='{exp}']:visible").first
+
+    def open_number(self, exp: str, path: str) -> None:
+        self.glide(self.number(exp, path), click=True)
+        self.page.locator("dialog#raw").wait_for(state="visible")
+        self.glide(self.page.locator("dialog#raw #raw-value"))  # the cursor follows into the dialog
+
+    def close_dialog(self) -> None:
+        if self.page.locator("dialog#raw").is_visible():
+            self.page.keyboard.press("Escape")
+            self.page.locator("dialog#raw").wait_for(state="hidden")
+
+    def follow(self, exp: str, path: str) -> None:
+        """Follow a deep link to one number, as a pasted URL would."""
+        self.page.goto("about:blank")
+        self.page.goto(f"{self.index_uri}#exp={exp}&path={path}")
+        self.page.wait_for_function("document.documentElement.dataset.ready === '1'")
+        self.page.locator("dialog#raw").wait_for(state="visible")
+
+
+def _lint(t: Tour) -> None:
+    t.hold(1.0)
+    t.scroll_to("#view-findings article.finding[data-exp='lint-corpus']")
+    t.glide(t.page.locator("#view-findings article.finding[data-exp='lint-corpus'] h3").first)
+    t.hold(6)
+
+
+def _number(t: Tour) -> None:
+    t.open_number("lint-corpus", "/results/corpus/summary/blocked")
+    t.hold(4)
+    t.page.mouse.wheel(0, 300)
+    t.hold(3)
+    t.close_dialog()
+
+
+def _scalesim(t: Tour) -> None:
+    t.tab("npu")
+    t.hold(1)
+    t.scroll_to("#panel-cost-vs-scalesim")
+    t.glide(t.number("cost-vs-scalesim", "/results/summary/max_abs_layer_error"))
+    t.hold(7)
+
+
+def _vela(t: Tour) -> None:
+    t.scroll_to("#panel-cost-vs-vela")
+    t.glide(t.number("cost-vs-vela", "/results/summary/total_ratio_max"))
+    t.hold(3)
+    t.page.mouse.wheel(0, 400)
+    t.hold(4)
+
+
+def _bitexact(t: Tour) -> None:
+    t.tab("integer")
+    t.hold(1)
+    t.scroll_to("#panel-bitexact-litert")
+    t.open_number("bitexact-litert", "/results/resnet20/elements_mismatched_propagated")
+    t.hold(7)
+    t.close_dialog()
+
+
+def _ptq(t: Tour) -> None:
+    t.scroll_to("#panel-ptq-methods")
+    t.glide(t.number("ptq-methods", "/results/accuracy/rows/4/drop_pp"))
+    t.hold(3)
+    t.page.mouse.wheel(0, 360)
+    t.hold(4)
+
+
+def _search(t: Tour) -> None:
+    t.tab("records")
+    box = t.page.locator("#rec-search")
+    t.glide(box, click=True)
+    t.page.keyboard.type("realworld", delay=int(110 * t.pace) + 5)
+    t.hold(2)
+    t.glide(t.page.locator("#view-records [data-exp='realworld-corpus']:visible").first)
+    t.hold(6)
+    box.fill("")
+
+
+def _deep_link(t: Tour) -> None:
+    t.follow("preprocess-doctor", "/results/injections/total/exact_with_spec")
+    t.hold(2)
+    t.glide(t.page.locator("dialog#raw #raw-json"))
+    t.hold(6)
+    t.close_dialog()
+
+
+@dataclass(frozen=True)
+class Scene:
+    name: str
+    title: str  # the chapter title
+    caption: Callable[[dict], str]  # the finding, computed from the results
+    act: Callable[[Tour], None]
+    needs: tuple[str, ...]  # experiments the caption reads
+
+
+SCENES: list[Scene] = [
+    Scene("lint", "Lint across a test corpus", lint_caption, _lint, ("lint-corpus",)),
+    Scene("number-json", "A number and its JSON", number_caption, _number, ("lint-corpus",)),
+    Scene("scalesim", "Cycle model vs SCALE-Sim", scalesim_caption, _scalesim, ("cost-vs-scalesim",)),
+    Scene("vela", "Cycle model vs Arm Vela", vela_caption, _vela, ("cost-vs-vela",)),
+    Scene("bitexact", "Integer engine vs LiteRT", bitexact_caption, _bitexact, ("bitexact-litert",)),
+    Scene("ptq", "Post-training quantisation", ptq_caption, _ptq, ("ptq-methods",)),
+    Scene("search", "Searching the records", realworld_caption, _search, ("realworld-corpus",)),
+    Scene("deep-link", "A deep link to one number", doctor_caption, _deep_link, ("preprocess-doctor",)),
 ]
 
 
-def record(site: Path, out: Path, seconds: float) -> dict[str, Any]:
+def load_results(experiments: Path) -> dict[str, dict]:
+    needed = sorted({exp for scene in SCENES for exp in scene.needs})
+    missing = [exp for exp in needed if not (experiments / exp / "result.json").is_file()]
+    if missing:
+        raise SystemExit(f"{experiments}: no result.json for {', '.join(missing)}; run 'npuready run ID' first")
+    return {exp: json.loads((experiments / exp / "result.json").read_text(encoding="utf-8")) for exp in needed}
+
+
+# ---- captions, chapters and media ---------------------------------------------------------------------------
+
+def _stamp(seconds: float) -> str:
+    ms = int(round(seconds * 1000))
+    return f"{ms // 3_600_000:02d}:{ms // 60_000 % 60:02d}:{ms // 1000 % 60:02d}.{ms % 1000:03d}"
+
+
+def webvtt(chapters: list[dict[str, Any]]) -> str:
+    cues = [f"{n}\n{_stamp(c['start_s'])} --> {_stamp(c['end_s'])}\n{c['caption']}\n"
+            for n, c in enumerate(chapters, start=1)]
+    return "WEBVTT\n\n" + "\n".join(cues)
+
+
+def page_html(doc: dict[str, Any]) -> str:
+    items = "\n".join(f"<li><a href=\"#t={c['start_s']}\" data-start=\"{c['start_s']}\">{html.escape(c['title'])}</a>"
+                      f" - {html.escape(c['caption'])}</li>" for c in doc["chapters"])
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>npuready walkthrough</title>
+<style>body{{font:16px/1.5 system-ui,sans-serif;max-width:1000px;margin:2rem auto;padding:0 1rem;color:#13202e}}
+video{{width:100%;height:auto;background:#000}}li{{margin:.4rem 0}}</style></head>
+<body><h1>npuready walkthrough</h1>
+<p><a href="../index.html">Back to the site</a>. Captions state what the stored experiments found; they were
+computed from <code>experiments/*/result.json</code> when this was recorded ({doc['duration_s']:.0f} s).</p>
+<video controls preload="metadata" src="{doc['video']}"><track kind="captions" srclang="en" label="Findings"
+src="{doc['captions']}" default></video>
+<h2>Chapters</h2><ol>
+{items}
+</ol>
+<script>for (const a of document.querySelectorAll('a[data-start]')) a.addEventListener('click', (e) => {{
+  e.preventDefault(); const v = document.querySelector('video'); v.currentTime = +a.dataset.start; v.play(); }});</script>
+</body></html>
+"""
+
+
+def _ffmpeg() -> str:
+    found = shutil.which("ffmpeg")
+    if found is None:
+        raise SystemExit("ffmpeg not found; run 'python tools/ensure_browser.py' (apt-get install ffmpeg)")
+    return found
+
+
+def _playwright_ffmpeg(tmp: Path) -> None:
+    """Point Playwright's video recorder at the system ffmpeg (it cannot download its own here)."""
+    import playwright
+
+    browsers = Path(playwright.__file__).parent / "driver" / "package" / "browsers.json"
+    revision = next(b["revision"] for b in json.loads(browsers.read_text())["browsers"] if b["name"] == "ffmpeg")
+    folder = tmp / "browsers" / f"ffmpeg-{revision}"
+    folder.mkdir(parents=True)
+    (folder / "ffmpeg-linux").symlink_to(_ffmpeg())
+    os.environ["PLAYWRIGHT_BROWSERS_PATH"] = str(tmp / "browsers")
+
+
+def record(site: Path, out: Path, experiments: Path, pace: float = 1.0) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     index = site / "index.html"
     if not index.is_file():
         raise SystemExit(f"{index}: not built; run 'npuready site' first")
+    results = load_results(experiments)
+    captions = [scene.caption(results) for scene in SCENES]
     problems: list[str] = []
-    shots: list[dict[str, str]] = []
+    chapters: list[dict[str, Any]] = []
     out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("scene-*.png"):
-        old.unlink()
-    with sync_playwright() as p:
-        browser = launch(p)
-        page = browser.new_page(viewport=VIEWPORT, device_scale_factor=1)
-        page.on("console", lambda m: problems.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
-        page.on("pageerror", lambda e: problems.append(f"pageerror: {e}"))
-        page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
-        page.on("request", lambda r: None if is_local(r.url) else problems.append(f"network request: {r.url}"))
-        page.goto(index.as_uri())
-        page.wait_for_function("document.documentElement.dataset.ready === '1'")
-        for n, (name, caption, act) in enumerate(SCENES, start=1):
-            act(page)
-            page.evaluate(CAPTION_JS, caption)
-            page.wait_for_timeout(400)  # charts draw, dialog settles
-            file = f"scene-{n:02d}-{name}.png"
-            page.screenshot(path=str(out / file))
-            shots.append({"scene": name, "caption": caption, "png": file})
+    with tempfile.TemporaryDirectory(prefix="npuready-walkthrough-") as tmp_name:
+        tmp = Path(tmp_name)
+        _playwright_ffmpeg(tmp)
+        with sync_playwright() as p:
+            browser = launch(p)
+            context = browser.new_context(viewport=VIEWPORT, device_scale_factor=1, record_video_dir=str(tmp),
+                                          record_video_size=VIEWPORT)
+            context.add_init_script(CURSOR_JS)
+            page = context.new_page()
+            tour = Tour(page, index.resolve().as_uri(), pace)
+            page.on("console", lambda m: problems.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
+            page.on("pageerror", lambda e: problems.append(f"pageerror: {e}"))
+            page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
+            page.on("request", lambda r: None if is_local(r.url) else problems.append(f"network request: {r.url}"))
+            page.goto(tour.index_uri)
+            page.wait_for_function("document.documentElement.dataset.ready === '1'")
+            page.mouse.move(VIEWPORT["width"] / 2, VIEWPORT["height"] / 2)
+            for scene, caption in zip(SCENES, captions):
+                if problems:
+                    break
+                start = tour.now()
+                scene.act(tour)
+                chapters.append({"scene": scene.name, "title": scene.title, "caption": caption,
+                                 "start_s": round(start, 2), "end_s": round(tour.now(), 2),
+                                 "reads": [f"experiments/{exp}/result.json" for exp in scene.needs]})
+            tour.hold(1)
+            duration = tour.now()
+            video = page.video
+            context.close()
+            browser.close()
             if problems:
-                break
-        browser.close()
-    if problems:
-        raise SystemExit("walkthrough aborted:\n  " + "\n  ".join(problems))
-    _assemble(out, shots, seconds)
-    index_doc = {"scenes": shots, "video": "walkthrough.mp4", "gif": "walkthrough.gif", "seconds_per_scene": seconds}
-    (out / "scenes.json").write_text(json.dumps(index_doc, indent=2) + "\n", encoding="utf-8")
-    return index_doc
+                raise SystemExit("walkthrough aborted:\n  " + "\n  ".join(problems))
+            webm = Path(video.path())
+            # the screencast starts a moment before the tour's clock: trim that lead so the cues line up
+            lead = max(0.0, _duration(webm) - duration)
+            # a busy machine stretches every step; play such a tour faster so it stays within MAX_SECONDS
+            speed = max(1.0, duration / MAX_SECONDS)
+            for chapter in chapters:
+                chapter["start_s"] = round(chapter["start_s"] / speed, 2)
+                chapter["end_s"] = round(chapter["end_s"] / speed, 2)
+            doc = {"video": "walkthrough.mp4", "captions": "walkthrough.vtt", "gif": "walkthrough.gif",
+                   "duration_s": round(duration / speed, 2), "recorded_s": round(duration, 2),
+                   "speed": round(speed, 3), "viewport": VIEWPORT, "pace": pace,
+                   "load_1min": round(os.getloadavg()[0], 2), "chapters": chapters}
+            (out / "walkthrough.vtt").write_text(webvtt(chapters), encoding="utf-8")
+            _encode(webm, lead, speed, out)
+    (out / "scenes.json").write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    (out / "index.html").write_text(page_html(doc), encoding="utf-8")
+    return doc
 
 
-def _assemble(out: Path, shots: list[dict[str, str]], seconds: float) -> None:
-    ffmpeg = shutil.which("ffmpeg")
-    if ffmpeg is None:
-        raise SystemExit("ffmpeg not found; run 'python tools/ensure_browser.py' (apt-get install ffmpeg)")
+def _duration(media: Path) -> float:
+    probe = shutil.which("ffprobe")
+    if probe is None:
+        return 0.0
+    run = subprocess.run([probe, "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", str(media)],
+                         capture_output=True, text=True)
+    try:
+        return float(run.stdout.strip())
+    except ValueError:
+        return 0.0
+
+
+def _encode(webm: Path, lead: float, speed: float, out: Path) -> None:
+    ffmpeg = _ffmpeg()
+    base = [ffmpeg, "-hide_banner", "-loglevel", "error", "-y", "-ss", f"{lead:.3f}", "-i", str(webm)]
+    pts = f"setpts=PTS/{speed:.4f}"
+    subprocess.run([*base, "-vf", f"{pts},fps={MP4_FPS},format=yuv420p", "-c:v", "libx264", "-preset", "medium",
+                    "-crf", str(MP4_CRF), "-movflags", "+faststart", "-an", str(out / "walkthrough.mp4")], check=True)
+    vtt = (out / "walkthrough.vtt").as_posix().replace("\\", "/").replace(":", "\\:").replace("'", "\\'")
+    style = "FontName=DejaVu Sans,FontSize=13,Outline=1,Shadow=0,BorderStyle=3,BackColour=&H30000000,MarginV=8"
+    burn = f"{pts},subtitles='{vtt}':force_style='{style}',fps={GIF_FPS},scale={GIF_WIDTH}:-1:flags=lanczos"
     with tempfile.TemporaryDirectory() as tmp:
-        listing = Path(tmp) / "scenes.txt"
-        lines = []
-        for shot in shots:
-            lines += [f"file '{(out / shot['png']).as_posix()}'", f"duration {seconds}"]
-        lines.append(f"file '{(out / shots[-1]['png']).as_posix()}'")  # concat demuxer: last frame twice
-        listing.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        base = [ffmpeg, "-hide_banner", "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i", str(listing)]
-        subprocess.run([*base, "-vf", "fps=10,format=yuv420p", "-c:v", "libx264", "-preset", "veryslow",
-                        "-crf", "28", "-movflags", "+faststart", str(out / "walkthrough.mp4")], check=True)
         palette = Path(tmp) / "palette.png"
-        scale = f"fps=1/{seconds},scale={GIF_WIDTH}:-1:flags=lanczos"
-        subprocess.run([*base, "-vf", f"{scale},palettegen=max_colors=128:stats_mode=full", str(palette)], check=True)
-        subprocess.run([*base, "-i", str(palette), "-lavfi", f"{scale}[x];[x][1:v]paletteuse=dither=none",
+        subprocess.run([*base, "-vf", f"{burn},palettegen=max_colors=96:stats_mode=diff", str(palette)], check=True)
+        subprocess.run([*base, "-i", str(palette), "-lavfi", f"{burn}[x];[x][1:v]paletteuse=dither=none:diff_mode=rectangle",
                         "-loop", "0", str(out / "walkthrough.gif")], check=True)
     size = (out / "walkthrough.gif").stat().st_size
     if size > GIF_LIMIT:
-        raise SystemExit(f"walkthrough.gif is {size} bytes; over the 3 MB limit — lower GIF_WIDTH or scenes")
+        raise SystemExit(f"walkthrough.gif is {size} bytes; over the {GIF_LIMIT // 2**20} MiB limit: lower GIF_WIDTH "
+                         "or GIF_FPS")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", type=Path, default=REPO / "site", help="built site folder (default: site/)")
     parser.add_argument("--out", type=Path, default=None, help="output folder (default: <site>/walkthrough)")
-    parser.add_argument("--seconds", type=float, default=4.0, help="seconds each scene is shown (default 4)")
+    parser.add_argument("--experiments", type=Path, default=REPO / "experiments",
+                        help="where the captions read results (default: experiments/)")
+    parser.add_argument("--pace", type=float, default=1.0,
+                        help="scale every pause and cursor glide (default 1; tests use less)")
     args = parser.parse_args(argv)
     out = args.out or args.site / "walkthrough"
-    doc = record(args.site, out, args.seconds)
-    sizes = {f: (out / f).stat().st_size for f in ("walkthrough.mp4", "walkthrough.gif")}
-    print(f"recorded {len(doc['scenes'])} scenes to {out}: "
+    doc = record(args.site, out, args.experiments, args.pace)
+    sizes = {f: (out / f).stat().st_size for f in ("walkthrough.mp4", "walkthrough.gif", "walkthrough.vtt")}
+    print(f"recorded {len(doc['chapters'])} chapters, {doc['duration_s']:.0f} s (tour {doc['recorded_s']:.0f} s, "
+          f"played at {doc['speed']:.2f}x), to {out}: "
           + ", ".join(f"{f} {s / 1024:.0f} KiB" for f, s in sizes.items()))
     return 0
 

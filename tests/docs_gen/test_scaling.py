@@ -18,3 +18,22 @@ def test_estimate_splits_the_work_and_adds_the_serial_overhead():
 def test_estimate_is_never_below_the_longest_unit():
     e = estimate(_doc(0.0), models=1, targets=1, workers=64)
     assert e["parallel_s"] == 2.0 and e["total_s"] == 2.0
+
+
+def test_reproduction_section_reads_every_number_from_the_measurement():
+    from npuready.docs_gen.reproduction import section
+
+    row = {"experiment": "a", "tasks": 4, "mode": "dask-local", "serial_wall_s": 10.0, "wall_s": 6.0,
+           "load_1min_before": 1.5, "load_1min_after": 2.0, "identical": True, "first_difference": None}
+    other = {**row, "experiment": "b", "serial_wall_s": 4.0, "wall_s": 8.0, "identical": False,
+             "first_difference": "/results/x/0"}
+    doc = {"workers": 2, "commit": "0123456789", "machine": {"cpus": 2}, "cluster_start_s": 1.25,
+           "total_wall_s": 15.5, "load_1_5_15_before": [1.5, 1.0, 0.5], "load_1_5_15_after": [2.0, 1.5, 1.0],
+           "experiments": [row, other]}
+    text = section(doc, ["a", "b", "c"])
+    assert "| `a` | 4 | dask-local | 10.0 s | 6.0 s | 0.6x | 1.5 -> 2.0 | identical |" in text
+    assert "| `b` | 4 | dask-local | 4.0 s | 8.0 s | 2.0x | 1.5 -> 2.0 | differs at `/results/x/0` |" in text
+    assert "1 of 2 identical. Over the experiments that ran, the committed runs took 14.0 s and this run\n14.0 s" in text
+    assert "stopped after 2 of 3 experiments" in text and "not reached: `c`." in text
+    assert "- `b`: not yet explained." in text
+    assert "commit\n`0123456" in text or "commit `0123456`" in text.replace("\n", " ")

@@ -165,3 +165,81 @@ def test_an_experiment_without_tasks_merges_nothing(demo):
     doc = run(make(numbers=()), workers=0)
     assert doc["results"]["squares"] == {"evidence": "measured", "rows": [], "total": 0}
     assert doc["timing"]["execution"]["tasks"] == 0 and "failed_tasks" not in doc
+
+
+@pytest.fixture
+def web_server():
+    """Something that accepts TCP connections but speaks HTTP, not Dask's protocol."""
+    import http.server
+    import threading
+
+    class Quiet(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):  # keep the server's log out of the captured stderr
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+FIX = "start one with 'dask scheduler' and give the address it prints, or drop --scheduler to use a local cluster"
+
+
+def test_an_unreachable_scheduler_is_exit_2_with_one_line(capsys):
+    from npuready.cli import main
+
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    assert main(["run", "probes", "--scheduler", address, "--connect-timeout", "1"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (f"npuready run: error: --scheduler {address}: nothing answers there within 1 s "
+                            f"(connection refused); {FIX}\n")
+
+
+def test_a_server_that_is_not_a_dask_scheduler_is_exit_2_with_one_line(capsys, web_server):
+    from npuready.cli import main
+
+    assert main(["run", "probes", "--scheduler", web_server, "--connect-timeout", "1"]) == 2
+    assert capsys.readouterr().err == (f"npuready run: error: --scheduler {web_server}: something listens there but "
+                                       f"does not answer as a Dask scheduler within 1 s; {FIX}\n")
+
+
+def test_a_scheduler_address_without_a_port_is_refused(capsys):
+    from npuready.cli import main
+
+    assert main(["run", "probes", "--scheduler", "tcp://127.0.0.1", "--connect-timeout", "1"]) == 2
+    assert capsys.readouterr().err.startswith("npuready run: error: --scheduler tcp://127.0.0.1: not a scheduler "
+                                              "address (")
+
+
+def test_a_running_scheduler_passes_the_check(scheduler):
+    from npuready.experiments.dask_backend import check_scheduler
+
+    assert check_scheduler(scheduler, 5.0) is None
+
+
+def test_the_check_works_inside_a_running_event_loop(scheduler, web_server):
+    """Dask's client may be created where an event loop already runs (a notebook, Playwright's sync API)."""
+    import asyncio
+
+    from npuready.experiments.dask_backend import check_scheduler
+
+    async def main():
+        check_scheduler(scheduler, 5.0)
+        with pytest.raises(InputError, match="does not answer as a Dask scheduler within 1 s"):
+            check_scheduler(web_server, 1.0)
+
+    asyncio.run(main())

@@ -1,8 +1,10 @@
-"""`npuready run ID | --all | --list | --check [--workers N | --serial | --scheduler ADDR] [--resume]`."""
+"""`npuready run ID | --all | --list | --check [--workers N | --serial | --scheduler ADDR] [--resume] [--out DIR]
+[--compare DIR]`."""
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -17,7 +19,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "and remote scheduler give the same result.json apart from its timing block. A task that "
                     "raises is retried once, then listed under failed_tasks with its error; the other tasks' "
                     "results are kept. Finished tasks are cached ($NPUREADY_CACHE or ~/.cache/npuready/tasks).",
-        epilog="Exit codes: 0 ok, 1 --check found stale results or a task failed, 2 unknown experiment or bad spec. "
+        epilog="Exit codes: 0 ok, 1 --check found stale results, --compare found a differing result or a task failed, "
+               "2 unknown experiment, bad spec, no result to compare, or a --scheduler that does not answer. "
                "Workers need the sweep extra: pip install 'npuready[sweep]' (without it tasks run serially).")
     p.add_argument("ids", nargs="*", metavar="ID", help="experiment ids (see --list)")
     p.add_argument("--all", action="store_true", help="run every declared experiment")
@@ -33,6 +36,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     where.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                        help="submit the tasks to an existing Dask scheduler (workers must import npuready and "
                             "see this repository at the same path)")
+    p.add_argument("--connect-timeout", metavar="SECONDS", type=float, default=10.0,
+                   help="with --scheduler: how long to wait for the scheduler to answer (default 10)")
+    p.add_argument("--out", metavar="DIR", type=Path,
+                   help="write DIR/<id>/result.json instead of experiments/<id>/result.json (a reproduction that "
+                        "leaves the committed results alone)")
+    p.add_argument("--compare", metavar="DIR", type=Path,
+                   help="run nothing: compare DIR/<id>/result.json with the committed experiments/<id>/result.json "
+                        "(apart from timing and the commit it ran at) and list identical / differs at a JSON pointer")
     p.add_argument("--resume", action="store_true",
                    help="reuse finished tasks from the task cache (same task, params, inputs and code)")
     p.set_defaults(func=run)
@@ -58,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
     ids = declared_ids() if args.all else args.ids
     if not ids:
         raise InputError("name at least one experiment id, or use --all / --list")
+    if args.compare is not None:
+        return _compare(args.compare, ids)
     if args.workers is not None and args.workers < 0:
         raise InputError(f"--workers {args.workers}: must be 0 (no Dask) or more")
     if args.scheduler and not args.scheduler.startswith(("tcp://", "tls://", "inproc://", "ucx://")):
@@ -65,13 +78,17 @@ def run(args: argparse.Namespace) -> int:
     for exp_id in ids:
         spec_for(exp_id)  # fail fast on unknown ids before running anything
     workers = 0 if args.serial else args.workers
+    if args.connect_timeout <= 0:
+        raise InputError(f"--connect-timeout {args.connect_timeout}: must be more than 0 seconds")
     options = SweepOptions(workers=workers, scheduler=args.scheduler, resume=args.resume,
-                           show_progress=True)
+                           show_progress=True, connect_timeout_s=args.connect_timeout)
     status = 0
     with Sweep(options) as sweep:
+        if args.scheduler:
+            sweep.backend()  # reach the scheduler before running anything (one-task experiments run inline)
         for exp_id in ids:
             try:
-                path = run_experiment(exp_id, show_progress=len(ids) == 1, sweep=sweep)
+                path = run_experiment(exp_id, show_progress=len(ids) == 1, sweep=sweep, out_dir=args.out)
             except TasksFailed as exc:
                 print(f"{exp_id}: {exc}", file=sys.stderr)
                 status = 1
@@ -83,6 +100,18 @@ def run(args: argparse.Namespace) -> int:
                       f"{', '.join(failed)}", file=sys.stderr)
                 status = 1
     return status
+
+
+def _compare(reproduced: Path, ids: list[str]) -> int:
+    from npuready.experiments.compare import compare_dirs
+    from npuready.paths import experiments_dir
+
+    rows = compare_dirs(experiments_dir(), reproduced, ids)
+    for row in rows:
+        print(f"{row.experiment}\t" + ("identical" if row.identical else f"differs at {row.first_difference}"))
+    same = sum(row.identical for row in rows)
+    print(f"{same} of {len(rows)} result(s) identical apart from timing and the commit they ran at")
+    return 0 if same == len(rows) else 1
 
 
 def _failed(path) -> list[str]:

@@ -47,7 +47,11 @@ def _t(seconds: float) -> str:
 
 
 def build(root: Path | None = None) -> str:
-    doc = json.loads(((root or repo_root()) / RESULT).read_text(encoding="utf-8"))
+    from npuready.docs_gen.reproduction import load, section
+
+    root = root or repo_root()
+    doc = json.loads((root / RESULT).read_text(encoding="utf-8"))
+    declared = sorted(p.parent.name for p in (root / "experiments").glob("*/spec.toml"))
     s, o, m = doc["speedup"], doc["overhead"], doc["machine"]
     e = estimate(doc)
     units = "\n".join(f"| `{exp}` | {u['unit']} | {u['tasks']} | {_t(u['mean_s'])} | {_t(u['median_s'])} | "
@@ -139,4 +143,7 @@ print(cluster.scheduler_address)  # then: npuready run --all --scheduler tcp://H
 ```
 
 Or by hand: `dask scheduler` on one host, `dask worker tcp://HOST:8786 --nthreads 1` on each worker host.
-"""
+An address that does not answer, or answers in another protocol, stops the run before anything starts (exit 2;
+`--connect-timeout` sets how long to wait).
+
+{section(load(root), declared)}"""

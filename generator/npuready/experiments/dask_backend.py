@@ -36,17 +36,66 @@ def dashboard_available() -> bool:
     return importlib.util.find_spec("bokeh") is not None
 
 
+def check_scheduler(address: str, timeout_s: float) -> None:
+    """Raise InputError (one line) unless a Dask scheduler answers at ``address`` within ``timeout_s``.
+
+    A Dask client alone waits forever on a server that accepts the connection but speaks another protocol
+    (a web server, say); here the address is first reached with a plain socket (tcp://), then asked for
+    its identity over Dask's own protocol, each bounded by the timeout."""
+    import asyncio
+    import concurrent.futures
+    import socket
+
+    from distributed.comm import connect
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    fix = "start one with 'dask scheduler' and give the address it prints, or drop --scheduler to use a local cluster"
+    try:
+        scheme, location = parse_address(address)
+        host, port = parse_host_port(location)
+    except (ValueError, TypeError) as exc:
+        raise InputError(f"--scheduler {address}: not a scheduler address ({exc}); give it as tcp://HOST:PORT") from None
+    if scheme == "tcp":
+        try:
+            socket.create_connection((host, port), timeout=timeout_s).close()
+        except (OSError, OverflowError) as exc:
+            reason = (getattr(exc, "strerror", None) or str(exc) or type(exc).__name__).lower()
+            raise InputError(f"--scheduler {address}: nothing answers there within {timeout_s:g} s "
+                             f"({reason}); {fix}") from None
+
+    async def identity() -> object:
+        comm = await connect(address, timeout=timeout_s)
+        try:
+            await comm.write({"op": "identity"})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    def ask() -> object:  # in a thread of its own: the caller may already run an event loop (a notebook, a test)
+        try:
+            return asyncio.run(asyncio.wait_for(identity(), timeout_s))
+        except (OSError, asyncio.TimeoutError, ValueError, TypeError):
+            return None
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        reply = pool.submit(ask).result()
+    if not (isinstance(reply, dict) and reply.get("type") == "Scheduler"):
+        raise InputError(f"--scheduler {address}: something listens there but does not answer as a Dask scheduler "
+                         f"within {timeout_s:g} s; {fix}")
+
+
 class DaskBackend:
     """A Dask client: on a local cluster of ``workers`` processes (one thread each; ``None`` = one per
     CPU) or on the scheduler at ``scheduler`` (``tcp://HOST:PORT``)."""
 
-    def __init__(self, workers: int | None = None, scheduler: str | None = None):
+    def __init__(self, workers: int | None = None, scheduler: str | None = None, connect_timeout_s: float = 10.0):
         from distributed import Client, LocalCluster
 
         self.cluster = None
         if scheduler:
+            check_scheduler(scheduler, connect_timeout_s)
             try:
-                self.client = Client(scheduler, timeout="20s")
+                self.client = Client(scheduler, timeout=f"{connect_timeout_s}s")
             except (OSError, TimeoutError) as exc:
                 raise InputError(f"--scheduler {scheduler}: cannot connect ({exc}); start a Dask scheduler there "
                                  "or drop --scheduler to use a local cluster") from None

@@ -97,10 +97,13 @@ def build_result(spec: ExperimentSpec, show_progress: bool = True, sweep: Sweep 
     return doc
 
 
-def run_experiment(exp_id: str, show_progress: bool = True, sweep: Sweep | None = None) -> Path:
+def run_experiment(exp_id: str, show_progress: bool = True, sweep: Sweep | None = None,
+                   out_dir: Path | None = None) -> Path:
+    """Run one experiment and write its ``result.json`` under ``experiments/<id>/`` (or ``out_dir/<id>/``:
+    a reproduction that leaves the committed results alone)."""
     spec = spec_for(exp_id)
     doc = build_result(spec, show_progress=show_progress, sweep=sweep)
-    return write_json(experiments_dir() / exp_id / "result.json", doc)
+    return write_json((out_dir or experiments_dir()) / exp_id / "result.json", doc)
 
 
 class TasksFailed(RuntimeError):

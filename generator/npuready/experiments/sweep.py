@@ -26,6 +26,7 @@ class SweepOptions:
     scheduler: str | None = None
     resume: bool = False
     show_progress: bool = True
+    connect_timeout_s: float = 10.0  # for --scheduler: reach it and hear it answer as a Dask scheduler
 
 
 def _note(line: str) -> None:
@@ -54,7 +55,6 @@ class Sweep:
         self._serial_fallback = False
         self.last_mode = "inline"
         self.last_outcomes: list[Outcome] = []  # of the last run() (benchmarks read their seconds)
-        self.last_outcomes: list[Outcome] = []  # of the last run() (benchmarks read their seconds)
 
     def __enter__(self) -> "Sweep":
         return self
@@ -82,7 +82,7 @@ class Sweep:
                 self.note(f"dask.distributed is not installed: running tasks serially; "
                           f"enable workers with {INSTALL_HINT}")
                 return None
-            self._backend = DaskBackend(self.options.workers, self.options.scheduler)
+            self._backend = DaskBackend(self.options.workers, self.options.scheduler, self.options.connect_timeout_s)
             where = self.options.scheduler or f"local cluster, {self._backend.workers} workers"
             self.note(f"dask: {where}; {self._backend.dashboard()}")
         return self._backend

@@ -3,6 +3,7 @@
 For each model (built-in examples + zoo exports) and each array (the array of a systolic target, one
 core), every conv/FC node is costed by ``npuready.cost.gemm`` and simulated by SCALE-Sim (output
 stationary, same rows x cols). Per-layer and per-model ratios ours / SCALE-Sim are recorded.
+Unit of work: one model x one array; the merge lists them model-major and computes the summary.
 Needs ``.venv-scalesim`` (``bash tools/scalesim_env.sh``).
 """
 from __future__ import annotations
@@ -18,7 +19,8 @@ from npuready.cost.model import gemm_mapping
 from npuready.cost.workload import workload
 from npuready.errors import InputError
 from npuready.experiments.context import RunContext
-from npuready.experiments.cost_models import cost_models
+from npuready.experiments.cost_models import cost_model, cost_model_names
+from npuready.experiments.task import Task
 from npuready.graph import load
 from npuready.targets import load_target
 
@@ -51,20 +53,32 @@ def compare(graph, target, python: Path, workdir: Path) -> dict[str, Any]:
             "array": f"{t.array_rows}x{t.array_cols}", "layers": layers}
 
 
-def run(ctx: RunContext) -> dict[str, Any]:
+def _python(ctx: RunContext) -> Path:
     python = scalesim.python_path(ctx.repo)
     if python is None:
         raise InputError(f"{ctx.repo / scalesim.VENV}: missing; create it with 'bash tools/scalesim_env.sh'")
-    ctx.tool("scalesim", scalesim.version(python))
-    graphs = {name: load(model) for name, model in cost_models(ctx).items()}
-    rows = []
-    pairs = [(m, t) for m in graphs for t in ctx.params.get("targets", ["edge-10"])]
+    return python
+
+
+def tasks(ctx: RunContext) -> list[Task]:
+    """One task per model x array (target), model-major."""
+    ctx.tool("scalesim", scalesim.version(_python(ctx)))
+    targets = list(ctx.params.get("targets", ["edge-10"]))
+    return [Task(f"{m}@{t}", {"model": m, "target": t}) for m in cost_model_names(ctx) for t in targets]
+
+
+def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
+    name, tname = args["model"], args["target"]
+    graph = load(cost_model(ctx, name))
+    start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="npuready-scalesim-") as tmp:
-        for i, (name, tname) in enumerate(ctx.progress(pairs, "SCALE-Sim")):
-            start = time.perf_counter()
-            result = compare(graphs[name], load_target(tname), python, Path(tmp) / f"run{i}")
-            ctx.timing(f"scalesim.{name}.{tname}", time.perf_counter() - start)
-            rows.append({"model": name, "target": tname, **result})
+        result = compare(graph, load_target(tname), _python(ctx), Path(tmp) / "run")
+    ctx.timing(f"scalesim.{name}.{tname}", time.perf_counter() - start)
+    return {"model": name, "target": tname, **result}
+
+
+def merge(ctx: RunContext, outputs: dict[str, Any]) -> dict[str, Any]:
+    rows = list(outputs.values())
     worst_layer = max((abs(x["ratio"] - 1) for r in rows for x in r["layers"]), default=0.0)
     worst_model = max((abs(r["ratio"] - 1) for r in rows), default=0.0)
     return {

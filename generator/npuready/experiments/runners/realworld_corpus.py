@@ -5,7 +5,8 @@ and ultralytics (random-initialised weights; nothing downloaded) on each target.
 Results: ``summary`` (one row per model x target, with the report's sanity checks and timings) and
 ``reports`` (per model a size-bounded summary of its report, ``report.summary.summarize``: a full
 report lists every node per target and the corpus would weigh tens of MB; any one model's full report
-is ``npuready report library:NAME`` or a ``kind = "model-report"`` experiment).
+is ``npuready report library:NAME`` or a ``kind = "model-report"`` experiment). Unit of work: one model;
+the reports' wall seconds go to the timing block (a rerun changes nothing else).
 """
 from __future__ import annotations
 
@@ -13,11 +14,12 @@ import time
 from typing import Any
 
 from npuready.experiments.context import RunContext
+from npuready.experiments.task import Task
 
 STAGES = ("lint", "partition", "cost")
 
 
-def _rows(name: str, report: dict[str, Any], seconds: float) -> list[dict[str, Any]]:
+def _rows(name: str, report: dict[str, Any]) -> list[dict[str, Any]]:
     rows = []
     checks = report["checks"]
     for target in report["model"]["targets"]:
@@ -38,30 +40,38 @@ def _rows(name: str, report: dict[str, Any], seconds: float) -> list[dict[str, A
             "node_count_ok": checks["node_count"]["ok"], "macs_ok": checks.get("macs", {}).get("ok"),
             "checks_ok": checks["all_ok"],
             "yolo_tail_ok": tchecks.get("yolo_tail", {}).get("ok"),
-            "report_s": round(seconds, 3),
         })
     return rows
 
 
-def run(ctx: RunContext) -> dict[str, Any]:
-    from npuready.experiments.runners.model_report import record_tools
+def tasks(ctx: RunContext) -> list[Task]:
+    """One task per model (all its targets and stages)."""
+    return [Task(name, {"model": name}) for name in ctx.params.get("models", [])]
+
+
+def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
+    from npuready.experiments.runners.model_report import record_tools, report_timings
     from npuready.models.library.recipes import get_recipe
     from npuready.report import ReportRequest, build_report
     from npuready.report.summary import summarize
 
-    names = list(ctx.params.get("models", []))
+    name = args["model"]
     targets = tuple(ctx.params.get("targets", ("edge-10", "ethos-u55-128")))
     stages = tuple(ctx.params.get("stages", STAGES))
     ctx.seed("torch.manual_seed (library recipes)", 0)
-    rows, reports = [], {}
-    for name in ctx.progress(names, "models"):
-        record_tools(ctx, get_recipe(name).name)
-        start = time.perf_counter()
-        report = build_report(ReportRequest(model=f"library:{name}", targets=targets, stages=stages))
-        seconds = time.perf_counter() - start
-        ctx.timing(f"{name}_s", seconds)
-        reports[name] = summarize(report)
-        rows.extend(_rows(name, report, seconds))
+    record_tools(ctx, get_recipe(name).name)
+    start = time.perf_counter()
+    report = build_report(ReportRequest(model=f"library:{name}", targets=targets, stages=stages))
+    ctx.timing(f"{name}_s", time.perf_counter() - start)
+    summary = summarize(report)
+    summary.pop("timing", None)
+    report_timings(ctx, report, prefix=f"{name}.")  # wall seconds go to the timing block, not the results
+    return {"rows": _rows(name, report), "report": summary}
+
+
+def merge(ctx: RunContext, outputs: dict[str, Any]) -> dict[str, Any]:
+    rows = [row for out in outputs.values() for row in out["rows"]]
+    reports = {name: out["report"] for name, out in outputs.items()}
     return {
         "summary": {"evidence": "analysis",
                     "what": "one row per model x target: lint (ONNX structure and the target's op tables, not "

@@ -1,0 +1,90 @@
+"""Does a rerun reproduce a committed result? Per experiment: identical, or the first JSON pointer that differs.
+
+Two documents are compared once their timing fields are stripped (``identity.without_timing``) and, for a
+reproduction made at another commit, the commit it ran at (``/provenance/git``): where a run happened is not
+one of its answers. Everything else - results, inputs and their hashes, tool and package versions, seeds,
+failed tasks - must be equal.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from npuready.errors import InputError
+from npuready.experiments.identity import without_timing
+
+RUN_IDENTITY = ("provenance", "git")  # the commit a run was made at: differs for every rerun at another commit
+
+
+@dataclass(frozen=True)
+class Comparison:
+    experiment: str
+    identical: bool
+    first_difference: str | None  # JSON pointer (RFC 6901) of the first differing value, in sorted-key order
+    committed_commit: str | None
+    reproduced_commit: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"experiment": self.experiment, "identical": self.identical,
+                "first_difference": self.first_difference, "committed_commit": self.committed_commit,
+                "reproduced_commit": self.reproduced_commit}
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def first_difference(a: Any, b: Any, pointer: str = "") -> str | None:
+    """The JSON pointer of the first place ``a`` and ``b`` differ (keys in sorted order), or None if equal."""
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        for key in sorted(set(a) | set(b)):
+            if key not in a or key not in b:
+                return f"{pointer}/{_escape(str(key))}"
+            found = first_difference(a[key], b[key], f"{pointer}/{_escape(str(key))}")
+            if found is not None:
+                return found
+        return None
+    if isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b)):
+            found = first_difference(x, y, f"{pointer}/{i}")
+            if found is not None:
+                return found
+        return None if len(a) == len(b) else f"{pointer}/{min(len(a), len(b))}"
+    if type(a) is not type(b) or a != b:
+        return pointer or "/"
+    return None
+
+
+def comparable(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """``doc`` without its timing fields and without the commit it ran at."""
+    out = without_timing(doc)
+    section, key = RUN_IDENTITY
+    if isinstance(out.get(section), Mapping):
+        out[section] = {k: v for k, v in out[section].items() if k != key}
+    return out
+
+
+def _commit(doc: Mapping[str, Any]) -> str | None:
+    return (doc.get("provenance") or {}).get("git", {}).get("commit")
+
+
+def compare_docs(experiment: str, committed: Mapping[str, Any], reproduced: Mapping[str, Any]) -> Comparison:
+    diff = first_difference(comparable(committed), comparable(reproduced))
+    return Comparison(experiment, diff is None, diff, _commit(committed), _commit(reproduced))
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"{path}: no result.json; run the experiment into that folder first") from None
+    except ValueError as exc:
+        raise InputError(f"{path}: not valid JSON ({exc})") from None
+
+
+def compare_dirs(committed_root: Path, reproduced_root: Path, ids: list[str]) -> list[Comparison]:
+    """Compare ``<committed_root>/<id>/result.json`` with ``<reproduced_root>/<id>/result.json`` for each id."""
+    return [compare_docs(exp_id, _read(committed_root / exp_id / "result.json"),
+                         _read(reproduced_root / exp_id / "result.json")) for exp_id in ids]
