@@ -8,14 +8,20 @@ so no figure can appear on the site without a JSON source.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Mapping
 
 from markupsafe import Markup, escape
 
 from npuready.errors import InputError
+from npuready.evidence import KINDS, Evidence
 from npuready.site import pointer
 from npuready.site.fmt import format_number, is_number
 from npuready.site.source import Experiment
+
+
+# a number standing alone in stored prose: not part of a name (resnet20, edge-10, 1x3x224x224) or a version (1.32.0)
+PROSE_NUMBER = re.compile(r"(?<![\w.\-/+#@:])\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w\-/]|\.[\w.])")
 
 
 class MissingSource(InputError):
@@ -60,6 +66,34 @@ class Figures:
         attrs = f' data-scale="100"' if pct else ""
         return Markup('<button class="num" data-exp="{e}" data-path="{p}"{a}>{v}</button>').format(
             e=exp_id, p=path, a=Markup(attrs), v=shown)
+
+    def evidence(self, kind: Any) -> Markup:
+        """The badge of an evidence kind (``npuready.evidence.KINDS``); an unknown kind fails the build."""
+        if kind not in KINDS:
+            raise MissingSource(f"site: evidence kind {json.dumps(kind)} is not one of {', '.join(KINDS)} "
+                                f"(npuready/evidence.py); label the results section with one of them")
+        return Markup('<span class="ev ev-{k}" title="{t}">{k}</span>').format(k=kind, t=KINDS[kind].meaning)
+
+    def prose(self, exp_id: str, path: str) -> Markup:
+        """A stored sentence (summary, basis, expected effect) with every number in it formatted like any figure
+        and opening the record that holds the sentence (its raw JSON), the rest escaped."""
+        value = self.value(exp_id, path)
+        if not isinstance(value, str):
+            return self.text(exp_id, path)
+        out, last = [], 0
+        for m in PROSE_NUMBER.finditer(value):
+            token = m.group(0)
+            number: int | float = float(token) if any(c in token for c in ".e") else int(token)
+            out += [escape(value[last:m.start()]), Markup('<span class="prose-num">'),
+                    self.raw(exp_id, path, label=format_number(number)), Markup("</span>")]
+            last = m.end()
+        out.append(escape(value[last:]))
+        return Markup("").join(out)
+
+    @staticmethod
+    def evidence_kinds() -> list[Evidence]:
+        """The vocabulary, in the order the site explains it."""
+        return list(KINDS.values())
 
     def raw(self, exp_id: str, path: str = "", label: str = "raw JSON") -> Markup:
         """A control opening any JSON record (object, list, string) at ``path``."""
