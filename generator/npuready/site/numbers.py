@@ -74,10 +74,10 @@ class Figures:
                                 f"(npuready/evidence.py); label the results section with one of them")
         return Markup('<span class="ev ev-{k}" title="{t}">{k}</span>').format(k=kind, t=KINDS[kind].meaning)
 
-    def prose(self, exp_id: str, path: str) -> Markup:
+    def prose(self, exp_id: str, path: str, value: Any = None) -> Markup:
         """A stored sentence (summary, basis, expected effect) with every number in it formatted like any figure
         and opening the record that holds the sentence (its raw JSON), the rest escaped."""
-        value = self.value(exp_id, path)
+        value = self.value(exp_id, path) if value is None else value
         if not isinstance(value, str):
             return self.text(exp_id, path)
         out, last = [], 0
@@ -118,8 +118,8 @@ class Figures:
         """Whatever sits at ``path``: a number gets num(), a string is escaped, a structure gets raw()."""
         if is_number(value):
             return self.num(exp_id, path)
-        if isinstance(value, str):
-            return escape(value)
+        if isinstance(value, str):  # a sentence gets its numbers drillable; a name stays as it is
+            return self.prose(exp_id, path, value) if " " in value else escape(value)
         if value is None:  # a stored null (e.g. "not applicable"): show it as the record it is
             return self.raw(exp_id, path, label="null")
         if isinstance(value, bool):
