@@ -4,14 +4,12 @@ violation, no skipped heading level, every piece of content inside a landmark.""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from npuready.commands.site import build_all, write_all
+from tests.e2e.test_site import repo_site  # noqa: F401  (the repository's site, built once per module)
 
-REPO = Path(__file__).resolve().parents[2]
 VENDOR = Path(__file__).parent / "vendor"
 VIEWS = ("findings", "models", "npu", "integer", "reports", "records", "docs")
 SCREENS = {"desktop": {"width": 1440, "height": 900}, "phone": {"width": 390, "height": 844}}
@@ -23,15 +21,6 @@ STRICT_RULES = ("heading-order", "region", "landmark-banner-is-top-level", "land
 def axe_source() -> str:
     version = json.loads((VENDOR / "VERSIONS.json").read_text())["axe-core"]
     return (VENDOR / f"axe-core@{version}.min.js").read_text(encoding="utf-8")
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("a11y-site")
-    shutil.copytree(REPO / "docs", root / "docs")
-    build, md = build_all(REPO / "experiments", root / "docs")
-    write_all(build, md, root / "docs", root / "site")
-    return root / "site"
 
 
 def show(page, view: str) -> None:
@@ -59,11 +48,11 @@ def violations(page) -> list[dict]:
 
 
 @pytest.mark.parametrize("screen", sorted(SCREENS))
-def test_no_serious_accessibility_violation_on_any_view(browser, site, screen):
+def test_no_serious_accessibility_violation_on_any_view(browser, repo_site, screen):
     context = browser.new_context(viewport=SCREENS[screen])
     page = context.new_page()
     try:
-        page.goto((site / "index.html").as_uri())
+        page.goto((repo_site / "index.html").as_uri())
         page.wait_for_function("document.documentElement.dataset.ready === '1'")
         found = {}
         for view in VIEWS:
