@@ -52,6 +52,18 @@
     drawCharts(document.getElementById("view-" + name));
   }
 
+  function showDoc(name) {  /* null: the list of documents only */
+    var shown = null;
+    document.querySelectorAll("article.doc").forEach(function (a) {
+      a.hidden = a.dataset.doc !== name;
+      if (!a.hidden) { shown = a; }
+    });
+    if (name !== null && !shown) { throw new Error("no document " + name); }
+    var index = document.querySelector("nav.doc-index");
+    if (index) { index.hidden = shown !== null; }
+    return shown;
+  }
+
   function linkProblem(text) {  /* a deep link that points to nothing: say so on the page, not only in the console */
     var box = document.getElementById("link-error");
     if (!box && !text) { return; }
@@ -87,10 +99,13 @@
     } else if (h.panel) {
       var p = document.getElementById("panel-" + h.panel);
       if (p) { p.scrollIntoView({block: "start"}); }
-    } else if (h.doc) {
-      var d = document.querySelector('article.doc[data-doc="' + CSS.escape(h.doc) + '"]');
-      if (d) { d.scrollIntoView({block: "start"}); }
+    } else if (h.doc) {  /* docs: one document at a time; &h= names a heading in it */
+      var d = showDoc(h.doc);
+      var heading = h.h ? document.getElementById(h.h) : null;
+      if (h.h && (!heading || !d.contains(heading))) { throw new Error("no heading " + h.h + " in " + h.doc); }
+      (heading || d).scrollIntoView({block: "start"});
     } else {
+      if (h.view === "docs") { showDoc(null); }
       window.scrollTo(0, 0);
     }
   }

@@ -23,8 +23,8 @@ def test_user_onnx_sources_give_rows_and_ordered_actions():
     ctx = _ctx([{"source": "example:yolo_like", "target": "edge-10-nolut"},
                 {"source": "onnx-light:light_squeezenet", "target": "edge-10-nolut"}])
     res = run(ctx)
-    assert {k: v["evidence"] for k, v in res.items()} == {"summary": "simulated", "diagnoses": "simulated",
-                                                         "prescriptions": "simulated",
+    assert {k: v["evidence"] for k, v in res.items()} == {"summary": "analysis", "diagnoses": "analysis",
+                                                         "prescriptions": "analysis",
                                                          "applied_accuracy": "measured", "applied_cost": "simulated"}
     rows = res["diagnoses"]["rows"]
     assert [r["model"] for r in rows] == ["example:yolo_like", "onnx-light:light_squeezenet"]

@@ -3,7 +3,7 @@ from npuready.partition.compare_nnapi import compare
 
 def test_comparison_rows_and_explained_differences():
     result = compare()
-    assert result["evidence"] == "measured"
+    assert result["evidence"] == "analysis"
     rows = {r["model"]: r for r in result["models"]}
     assert list(rows) == ["yolo_like", "uint8_classifier", "transformer_like", "light_resnet50"]
     for name in ("uint8_classifier", "transformer_like", "light_resnet50"):

@@ -9,7 +9,7 @@ from npuready.preprocess.presets import IMAGENET_MEAN, IMAGENET_STD, PRESETS, pr
 def test_registry_holds_the_seed_presets_in_order():
     assert list(PRESETS) == ["classification", "classification_torchvision", "detection", "yolo_640", "yolo_1280",
                              "vision_transformer", "multimodal"]
-    assert all(spec.name == name and spec.source.startswith("seed 004") for name, spec in PRESETS.items())
+    assert all(spec.name == name and spec.source.startswith("the founding list of input formats") for name, spec in PRESETS.items())
 
 
 def test_classification_torchvision_is_the_imagenet_recipe_on_uint8_input():

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import npuready.site
 
-ALLOWED = ("npuready.site", "npuready.atomic", "npuready.paths", "npuready.errors")
+ALLOWED = ("npuready.site", "npuready.atomic", "npuready.paths", "npuready.errors", "npuready.evidence")
 SITE = Path(npuready.site.__file__).parent
 
 

@@ -40,3 +40,23 @@ def test_text_is_escaped_and_cell_dispatches():
     assert str(fig.text("e1", "/results/s/t")) == "&lt;b&gt;x&lt;/b&gt;"
     assert 'class="raw"' in str(fig.cell("e1", "/results/s/rows", EXP.doc["results"]["s"]["rows"]))
     assert str(fig.cell("e1", "/results/s/flag", True)) == "true"
+
+
+def test_prose_numbers_are_formatted_and_open_the_sentence_record():
+    from npuready.site.numbers import Figures
+    from npuready.site.source import Experiment
+
+    doc = {"results": {"a": {"evidence": "analysis",
+                             "expected": "NPU segments 17 → 1, cycles 5087698 → 2155538 (0.5 of 1e-05); resnet20 on "
+                                         "edge-10, 1x3x224x224, onnx 1.32.0, 0..255, <b>8.2%</b>."}}}
+    fig = Figures({"x": Experiment(id="x", doc=doc)})
+    html = str(fig.prose("x", "/results/a/expected"))
+
+    def b(label):
+        return (f'<span class="prose-num"><button class="raw" data-exp="x" data-path="/results/a/expected">{label}'
+                f'</button></span>')
+
+    assert html == (f"NPU segments {b(17)} → {b(1)}, cycles {b('5,087,698')} → {b('2,155,538')} ({b(0.5)} of "
+                    f"{b('1.000e-05')}); resnet20 on edge-10, 1x3x224x224, onnx 1.32.0, 0..255, "
+                    f"&lt;b&gt;{b(8.2)}%&lt;/b&gt;.")
+    assert fig.raws.count(("x", "/results/a/expected")) == 7

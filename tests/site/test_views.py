@@ -157,7 +157,8 @@ def test_intake_headline_gives_the_counts_and_one_picked_result():
     # the only what-if belongs to the applied model, so it joins that sentence; its id opens the prescription record
     assert ('what-if of <button class="raw" data-exp="intake" data-path="/results/prescriptions/rows/1">swap-activation</button> '
             '<span class="ev ev-simulated"') in card
-    assert "NPU segments 5 → 2 (made up)" in card
+    prose = '<span class="prose-num"><button class="raw" data-exp="intake" data-path="/results/prescriptions/rows/1/expected">{}</button></span>'
+    assert f"NPU segments {prose.format(5)} → {prose.format(2)} (made up)" in card
     # the per-model entries are in the panel, not on the card
     assert "<li" not in card and "Prescribed:" not in card
     assert "example:&lt;toy&gt;" not in card
@@ -176,7 +177,8 @@ def test_intake_panel_opens_with_found_prescribed_and_effect_per_model():
             '<span class="dim">(advised against)</span>.') in entries
     # what-if: the first simulated prescription, labelled with its own basis
     assert 'What-if of <code>swap-activation</code> <span class="ev ev-simulated"' in entries
-    assert "NPU segments 5 → 2 (made up)" in entries
+    prose = '<span class="prose-num"><button class="raw" data-exp="intake" data-path="/results/prescriptions/rows/1/expected">{}</button></span>'
+    assert f"NPU segments {prose.format(5)} → {prose.format(2)} (made up)" in entries
     # applied: first → last stage, cost simulated, accuracy measured
     assert f'cycles {_num("intake", f"{c}/0/cycles", "9,000")} → {_num("intake", f"{c}/2/cycles", "6,000")}' in entries
     assert f'integer {_num("intake", f"{a}/0/integer_accuracy", "0.8625")} → {_num("intake", f"{a}/2/integer_accuracy", "0.8")}' in entries

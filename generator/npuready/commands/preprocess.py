@@ -1,4 +1,4 @@
-"""`npuready preprocess show|apply|calib|diagnose|fuse`: the input-format contract (seed 004)."""
+"""`npuready preprocess show|apply|calib|diagnose|fuse`: the input-format contract."""
 from __future__ import annotations
 
 import argparse

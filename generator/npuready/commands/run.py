@@ -12,7 +12,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "run", help="run stored experiments and write experiments/<id>/result.json",
         description="Run declared experiments (experiments/<id>/spec.toml) and write exactly one "
                     "experiments/<id>/result.json each, atomically, validated against the result schema. "
-                    "Numbers are labelled measured or simulated; timings sit in their own block. "
+                    "Every results section carries its evidence label (measured, analysis, simulated or "
+                    "reference); timings sit in their own block. "
                     "An experiment whose runner splits it into tasks (model x target, model x recipe ...) runs "
                     "them on Dask: by default a local cluster with one worker process per CPU, started only when "
                     "an experiment has more than one task (one task runs in this process). Serial, local cluster "

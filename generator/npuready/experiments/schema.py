@@ -4,10 +4,10 @@ from __future__ import annotations
 from typing import Any
 
 from npuready.errors import InputError
+from npuready.evidence import EVIDENCE
 from npuready.experiments.spec import VIEWS
 
 SCHEMA_VERSION = 1
-EVIDENCE = ("measured", "simulated", "reference", "analysis")
 
 RESULT_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",

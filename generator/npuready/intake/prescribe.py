@@ -78,7 +78,7 @@ def _fix_dynamic(diag: Diagnosis) -> list[Action]:
                    "the NPU compiler lays out memory statically; a symbolic or batched input dimension stops it",
                    f"clears {len(found)} ERROR(s) ({', '.join(sorted({f.rule for f in found}))}); re-export without "
                    "dynamic_axes or pin the dims (onnxruntime.tools.make_dynamic_shape_fixed)",
-                   {"lint_errors_cleared": len(found)}, tuple(where), evidence="reference")]
+                   {"lint_errors_cleared": len(found)}, tuple(where), evidence="analysis")]
 
 
 def _tail_nodes(diag: Diagnosis) -> list[str]:
@@ -102,7 +102,7 @@ def _move_out(diag: Diagnosis, target) -> list[Action]:
     fns = sorted({code[n]["cpu_function"] for n in nodes if n in code and code[n]["cpu_function"]})
     return [Action("move-postprocess-out", f"Move {', '.join(ops)} out of the graph (CPU post-processing)",
                    "post-processing (score sigmoid, NMS, argmax) has data-dependent or table-bound work; export the "
-                   "logits and run it in the runtime, as the seed's detector and landmark stages do",
+                   "logits and run it in the runtime, as detector and landmark pipelines usually do",
                    f"clears {cleared} ERROR(s); {host} simulated host cycles move from the graph to the runtime; "
                    f"CPU code: {', '.join(fns) or 'none needed'}" + (f"; MISSING CPU code for {', '.join(missing)}"
                                                                    if missing else ""),
@@ -155,7 +155,7 @@ def _fold_batchnorms(target, nodes: list[str]) -> list[Action]:
                    f"these BatchNorms follow another op (or run in training mode), so they do not fold into weights, "
                    f"and {target.name} does not run an unfolded BatchNorm (its [norms] table)",
                    f"clears {len(nodes)} ERROR(s); a folded BatchNorm costs nothing at inference",
-                   {"lint_errors_cleared": len(nodes)}, tuple(nodes), evidence="reference")]
+                   {"lint_errors_cleared": len(nodes)}, tuple(nodes), evidence="analysis")]
 
 
 def _replace_norms(diag: Diagnosis, target, nodes: list[str]) -> list[Action]:
@@ -186,7 +186,7 @@ def _other_errors(diag: Diagnosis, handled: set[str]) -> list[Action]:
             rest.setdefault(f.rule, []).append(f.node)
     return [Action(f"fix-{rid.lower()}", f"Fix {rid}: {RULES[rid].title}", RULES[rid].why,
                    f"clears {len(nodes)} ERROR(s). {RULES[rid].fix}", {"lint_errors_cleared": len(nodes)},
-                   tuple(nodes), evidence="reference") for rid, nodes in rest.items()]
+                   tuple(nodes), evidence="analysis") for rid, nodes in rest.items()]
 
 
 def _splitters(diag: Diagnosis, target, handled: set[str]) -> list[Action]:
@@ -218,7 +218,7 @@ def _splitters(diag: Diagnosis, target, handled: set[str]) -> list[Action]:
                               "each CPU node between NPU segments splits the compiled body and adds two transfers",
                               f"{len(rest)} splitting node(s) ({', '.join(rest_ops)}); "
                               f"{diag.partition.get('npu_segments', 0)} NPU segments now",
-                              {"splitters": len(rest)}, tuple(rest), evidence="reference"))
+                              {"splitters": len(rest)}, tuple(rest), evidence="analysis"))
     return actions
 
 
@@ -273,7 +273,7 @@ def _per_channel(diag: Diagnosis) -> list[Action]:
                    f"{len(wide)} layer(s) with wide channel ranges; worst {worst.node}: narrowest channel "
                    f"{worst.evidence['narrowest_levels_per_tensor']} → {INT8_LEVELS} levels",
                    {"layers": len(wide), "worst": worst.node, "worst_ratio": worst.evidence["ratio"]},
-                   tuple(r.node for r in wide), automatic=True, evidence="reference")]
+                   tuple(r.node for r in wide), automatic=True, evidence="analysis")]
 
 
 def _calibrate(diag: Diagnosis) -> list[Action]:
@@ -283,7 +283,7 @@ def _calibrate(diag: Diagnosis) -> list[Action]:
     return [Action("calibrate", f"Calibrate activation ranges with {n} stratified images",
                    "activation ranges come from the calibration set; every class should be represented",
                    f"{n} images ({per}), stratified by label, preprocessed by the model's input contract",
-                   {"images": n, "classes": classes}, automatic=True, evidence="reference")]
+                   {"images": n, "classes": classes}, automatic=True, evidence="analysis")]
 
 
 def prescribe(diag: Diagnosis, target: "str | Target | None" = None) -> tuple[Action, ...]:

@@ -1,8 +1,8 @@
-"""The preset registry (explicit dict): the named input formats of seed 004.
+"""The preset registry (explicit dict): the named input formats of the founding list of input formats.
 
-Seed 004 names the presets and fixes their structure (which steps, uint8 input, letterbox
+That list names the presets and fixes their structure (which steps, uint8 input, letterbox
 size and pad value, fused normalisation); its tables omit some numbers, so every preset says
-in ``source`` which values come from the seed and which are npuready defaults.
+in ``source`` which values come from that list and which are npuready defaults.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ IMAGENET_MEAN = (0.485, 0.456, 0.406)
 IMAGENET_STD = (0.229, 0.224, 0.225)
 UNIT = 1.0 / 255.0
 
-_SEED = "seed 004"
+_SEED = "the founding list of input formats"
 
 
 def _yolo(size: int) -> PreprocessSpec:

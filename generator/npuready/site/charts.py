@@ -3,6 +3,13 @@
 The Vega-Lite spec is embedded in the page and drawn by the vendored vega-embed bundle.
 A chart names its source (experiment id + JSON pointer of the rows); the page shows a raw-JSON
 button for it. A missing source fails the build like any other figure.
+
+Honest axes, one rule per kind of value:
+- a magnitude (cycles, a share, top-1, a drop) starts at zero: ``Scale(zero=True)``;
+- a count (models, layers) gets whole-number ticks: ``Axis(tickMinStep=1, format="d")``;
+- a zoomed axis is allowed only where the zoom is the point, and then its domain is stated in the axis title;
+- a legend lists only series that are drawn (a row or field without a value is left out, not drawn as nothing);
+- readable at 390 px: category labels are cut at ``LABEL_LIMIT`` px and legends sit below the plot.
 """
 from __future__ import annotations
 
@@ -16,6 +23,27 @@ import pandas as pd
 from npuready.site.embed import script_json
 from npuready.site.fmt import is_number
 from npuready.site.numbers import Figures, MissingSource
+
+
+LABEL_LIMIT = 120  # px of a category label beside the plot (the rest shows in the tooltip)
+LEGEND = alt.Legend(orient="bottom", direction="horizontal", columns=2, labelLimit=220)
+
+
+def count_axis(**kw: Any) -> alt.Axis:
+    """Whole-number ticks for a count (no 0.5 models)."""
+    return alt.Axis(tickMinStep=1, format="d", **kw)
+
+
+def category_axis() -> alt.Axis:
+    return alt.Axis(labelLimit=LABEL_LIMIT)
+
+
+def zero_scale(**kw: Any) -> alt.Scale:
+    return alt.Scale(zero=True, **kw)
+
+
+def legend(title: str | None) -> dict[str, Any]:
+    return {"title": title, "legend": LEGEND}
 
 
 @dataclass(frozen=True)
@@ -36,57 +64,36 @@ def _view(chart: Any, exp_id: str, path: str, title: str, key: str) -> ChartView
                      title=title, spec_json=script_json(spec))
 
 
-def bar_chart(fig: Figures, exp_id: str, path: str, x: str, y: str, title: str,
-              color: str | None = None, x_title: str | None = None, y_title: str | None = None,
-              horizontal: bool = True) -> ChartView:
-    rows = fig.value(exp_id, path)
-    if not isinstance(rows, list) or not rows or not all(isinstance(r, dict) for r in rows):
-        raise MissingSource(f"site: chart '{title}' needs a list of records at {exp_id}:{path}")
-    fields = [f for f in (x, y, color) if f]
-    missing = [f for f in fields if any(f not in r for r in rows)]
-    if missing:
-        raise MissingSource(f"site: chart '{title}': field(s) {missing} missing in rows at {exp_id}:{path}")
-    frame = pd.DataFrame([{f: r[f] for f in fields} for r in rows])
-    if horizontal:
-        enc: dict[str, Any] = {"y": alt.Y(y, type="nominal", sort=None, title=y_title or y),
-                               "x": alt.X(x, type="quantitative", title=x_title or x)}
-    else:
-        enc = {"x": alt.X(x, type="nominal", sort=None, title=x_title or x),
-               "y": alt.Y(y, type="quantitative", title=y_title or y)}
-    enc["tooltip"] = [alt.Tooltip(f) for f in fields]
-    if color:
-        enc["color"] = alt.Color(color, type="nominal", title=color)
-    chart = alt.Chart(frame).mark_bar().encode(**enc).properties(
-        width="container", height=max(120, 22 * len(frame)) if horizontal else 220)
-    return _view(chart, exp_id, path, title, f"{path}|{x}|{y}")
-
-
-def dict_bar_chart(fig: Figures, exp_id: str, path: str, key: str, value: str, title: str) -> ChartView:
-    """A bar per entry of a stored ``{name: number}`` object (e.g. models per rule)."""
+def dict_bar_chart(fig: Figures, exp_id: str, path: str, key: str, value: str, title: str,
+                   count: bool = False) -> ChartView:
+    """A bar per entry of a stored ``{name: number}`` object (e.g. models per rule: ``count=True``)."""
     mapping = fig.value(exp_id, path)
     if not isinstance(mapping, dict) or not mapping:
         raise MissingSource(f"site: chart '{title}' needs a non-empty object at {exp_id}:{path}")
     frame = pd.DataFrame({key: list(mapping), value: list(mapping.values())})
     chart = alt.Chart(frame).mark_bar().encode(
-        y=alt.Y(key, type="nominal", sort=None, title=key), x=alt.X(value, type="quantitative", title=value),
+        y=alt.Y(key, type="nominal", sort=None, title=key, axis=category_axis()),
+        x=alt.X(value, type="quantitative", title=value, scale=zero_scale(),
+                axis=count_axis() if count else alt.Undefined),
         tooltip=[alt.Tooltip(key), alt.Tooltip(value)]).properties(width="container", height=max(60, 24 * len(frame)))
     return _view(chart, exp_id, path, title, f"{path}|{key}|{value}")
 
 
 def grouped_bar_chart(fig: Figures, exp_id: str, path: str, value: str, category: str, group: str, title: str,
                       log: bool = False, value_title: str | None = None) -> ChartView:
-    """Horizontal bars of ``value`` per ``category``, one bar per ``group`` side by side (rows at ``path``)."""
+    """Horizontal bars of ``value`` per ``category``, one bar per ``group`` side by side (rows at ``path``).
+    Bars start at zero; ``log`` draws points on a log axis instead (a log axis has no zero, so no bars)."""
     rows = fig.value(exp_id, path)
     if not isinstance(rows, list) or not rows or any(not isinstance(r, dict) or not all(k in r for k in (value, category, group)) for r in rows):
         raise MissingSource(f"site: chart '{title}' needs records with {value}, {category}, {group} at {exp_id}:{path}")
     frame = pd.DataFrame([{category: r[category], group: r[group], value: r[value]} for r in rows])
-    scale = alt.Scale(type="log") if log else alt.Undefined
+    scale = alt.Scale(type="log") if log else zero_scale()
     mark = alt.Chart(frame).mark_point(filled=True, size=70, opacity=1) if log else alt.Chart(frame).mark_bar()
     chart = mark.encode(
-        y=alt.Y(category, type="nominal", sort=None, title=None),
+        y=alt.Y(category, type="nominal", sort=None, title=None, axis=category_axis()),
         yOffset=alt.YOffset(group, type="nominal", sort=None),
         x=alt.X(value, type="quantitative", scale=scale, title=value_title or value),
-        color=alt.Color(group, type="nominal", sort=None, title=group),
+        color=alt.Color(group, type="nominal", sort=None, **legend(group)),
         tooltip=[alt.Tooltip(category), alt.Tooltip(group), alt.Tooltip(value)],
     ).properties(width="container", height=14 * len(frame) + 8 * frame[category].nunique())
     return _view(chart, exp_id, path, title, f"{path}|{value}|{category}|{group}")
@@ -94,38 +101,77 @@ def grouped_bar_chart(fig: Figures, exp_id: str, path: str, value: str, category
 
 def series_chart(fig: Figures, exp_id: str, path: str, x: str, ys: list[str], title: str,
                  y_title: str = "value", x_title: str | None = None) -> ChartView:
-    """Lines (with points) of several stored fields over the rows at ``path`` in their stored order."""
+    """Lines (with points) of several stored fields over the rows at ``path`` in their stored order, from zero.
+    A field no row has a number for is left out (the legend lists only drawn lines)."""
     rows = fig.value(exp_id, path)
     if not isinstance(rows, list) or not rows or any(not isinstance(r, dict) or x not in r for r in rows):
         raise MissingSource(f"site: chart '{title}' needs records with '{x}' at {exp_id}:{path}")
+    ys = [y for y in ys if any(is_number(r.get(y)) for r in rows)]
+    if not ys:
+        raise MissingSource(f"site: chart '{title}': no row at {exp_id}:{path} has a number to draw")
     frame = pd.DataFrame([{"position": i, x: r[x], **{y: r.get(y) for y in ys}} for i, r in enumerate(rows)])
     chart = alt.Chart(frame).transform_fold(ys, as_=["series", "value"]).mark_line(point=True, strokeWidth=1.5).encode(
         x=alt.X("position", type="quantitative", title=x_title or f"{x} (stored order)",
                 axis=alt.Axis(tickMinStep=1, format="d")),
-        y=alt.Y("value", type="quantitative", title=y_title),
-        color=alt.Color("series", type="nominal", title=None),
+        y=alt.Y("value", type="quantitative", title=y_title, scale=zero_scale()),
+        color=alt.Color("series", type="nominal", sort=ys, **legend(None)),
         tooltip=[alt.Tooltip(x), alt.Tooltip("series", type="nominal"), alt.Tooltip("value", type="quantitative")],
     ).properties(width="container", height=200)
     return _view(chart, exp_id, path, title, f"{path}|{x}|{'|'.join(ys)}")
 
 
 def stages_chart(fig: Figures, exp_id: str, path: str, label_fields: list[str], stages: list[tuple[str, str]],
-                 title: str, y_title: str) -> ChartView:
-    """One line per stored row across named stages (e.g. before → after swap → after recovery)."""
+                 title: str, y_title: str, domain: tuple[float, float] | None = None) -> ChartView:
+    """One line per stored row across named stages (e.g. before → after swap → after recovery).
+
+    Only rows with a number at every stage are drawn (a row with one point is no line, and the legend would list
+    it). The axis starts at zero, or spans ``domain`` (e.g. ``(0, 1)`` for top-1), stated in the axis title."""
     rows = fig.value(exp_id, path)
     if not isinstance(rows, list) or not rows or any(not isinstance(r, dict) for r in rows):
         raise MissingSource(f"site: chart '{title}' needs a list of records at {exp_id}:{path}")
-    data = [{"row": " @ ".join(str(r[f]) for f in label_fields), "stage": label, "order": k, "value": r.get(field)}
-            for r in rows for k, (field, label) in enumerate(stages) if r.get(field) is not None]
+    whole = [r for r in rows if all(is_number(r.get(field)) for field, _label in stages)]
+    if not whole:
+        raise MissingSource(f"site: chart '{title}': no row at {exp_id}:{path} has every stage")
+    data = [{"row": " @ ".join(str(r[f]) for f in label_fields), "stage": label, "order": k, "value": r[field]}
+            for r in whole for k, (field, label) in enumerate(stages)]
     frame = pd.DataFrame(data)
+    scale = zero_scale() if domain is None else alt.Scale(domain=list(domain), zero=domain[0] <= 0 <= domain[1])
+    axis_title = y_title if domain is None else f"{y_title} (axis {domain[0]:g}–{domain[1]:g})"
     chart = alt.Chart(frame).mark_line(point=True).encode(
         x=alt.X("stage", type="ordinal", sort=[label for _f, label in stages], title=None),
-        y=alt.Y("value", type="quantitative", title=y_title, scale=alt.Scale(zero=False)),
-        color=alt.Color("row", type="nominal", title=None),
+        y=alt.Y("value", type="quantitative", title=axis_title, scale=scale),
+        color=alt.Color("row", type="nominal", **legend(None)),
         tooltip=[alt.Tooltip("row", type="nominal"), alt.Tooltip("stage", type="ordinal"),
                  alt.Tooltip("value", type="quantitative")],
     ).properties(width="container", height=220)
     return _view(chart, exp_id, path, title, f"{path}|stages|{'|'.join(f for f, _ in stages)}")
+
+
+def band_strip_chart(fig: Figures, exp_id: str, path: str, items: str, value: str, label_fields: list[str],
+                     centre: float, band: float, title: str, x_title: str) -> ChartView:
+    """Every item (e.g. layer) of every stored row as a tick on one line per row, against a band
+    ``centre ± band`` (e.g. the per-layer error goal around ratio 1; dashed line: the centre). The axis spans the
+    band — the zoom is the point, and the axis title states it — widened only to keep every stored value inside."""
+    rows = fig.value(exp_id, path)
+    if not isinstance(rows, list) or not rows or any(not isinstance(r, dict) or not isinstance(r.get(items), list)
+                                                     for r in rows):
+        raise MissingSource(f"site: chart '{title}' needs records with a list '{items}' at {exp_id}:{path}")
+    data = [{"row": " @ ".join(str(r[f]) for f in label_fields), value: it[value]}
+            for r in rows for it in r[items] if isinstance(it, dict) and is_number(it.get(value))]
+    if not data:
+        raise MissingSource(f"site: chart '{title}': no '{value}' in the {items} at {exp_id}:{path}")
+    frame = pd.DataFrame(data)
+    low = min(centre - band, float(frame[value].min()))
+    high = max(centre + band, float(frame[value].max()))
+    scale = alt.Scale(domain=[low, high], zero=False, nice=False)
+    line = alt.Chart(pd.DataFrame({value: [centre]})).mark_rule(color="#999", strokeDash=[4, 4]).encode(
+        x=alt.X(value, type="quantitative", scale=scale))
+    ticks = alt.Chart(frame).mark_tick(thickness=2, opacity=0.6).encode(
+        x=alt.X(value, type="quantitative", scale=scale, title=f"{x_title} (axis {low:g}–{high:g}: {centre:g} ± {band:g})"),
+        y=alt.Y("row", type="nominal", sort=None, title=None, axis=category_axis()),
+        tooltip=[alt.Tooltip("row", type="nominal"), alt.Tooltip(value, type="quantitative")])
+    chart = alt.layer(line, ticks).properties(width="container", height=16 * frame["row"].nunique() + 20)
+    return _view(chart, exp_id, path, title, f"{path}|band|{items}|{value}")
 
 
 @dataclass(frozen=True)
@@ -163,9 +209,9 @@ def scatter_chart(fig: Figures, exp_id: str, path: str, points: list[Point], col
              alt.Tooltip("y", type="quantitative", title=y_title, format=fmt)]
     tips += [alt.Tooltip(k) for k in points[0].extra]
     dots = alt.Chart(frame).mark_point(filled=True, size=80, opacity=0.85).encode(
-        x=alt.X("x", type="quantitative", title=x_title, axis=alt.Axis(format=fmt)),
-        y=alt.Y("y", type="quantitative", title=y_title, axis=alt.Axis(format=fmt)),
-        color=alt.Color(color, type="nominal", title=color), shape=alt.Shape(shape, type="nominal", title=shape),
+        x=alt.X("x", type="quantitative", title=x_title, axis=alt.Axis(format=fmt), scale=zero_scale()),
+        y=alt.Y("y", type="quantitative", title=y_title, axis=alt.Axis(format=fmt), scale=zero_scale()),
+        color=alt.Color(color, type="nominal", **legend(color)), shape=alt.Shape(shape, type="nominal", **legend(shape)),
         tooltip=tips)
     chart: Any = dots
     if diagonal:

@@ -10,14 +10,20 @@ so no figure can appear on the site without a JSON source.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Mapping
 
 from markupsafe import Markup, escape
 
 from npuready.errors import InputError
+from npuready.evidence import KINDS, Evidence
 from npuready.site import pointer
 from npuready.site.fmt import format_number, is_number
 from npuready.site.source import Experiment
+
+
+# a number standing alone in stored prose: not part of a name (resnet20, edge-10, 1x3x224x224) or a version (1.32.0)
+PROSE_NUMBER = re.compile(r"(?<![\w.\-/+#@:])\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w\-/]|\.[\w.])")
 
 
 class MissingSource(InputError):
@@ -73,6 +79,34 @@ class Figures:
         return Markup('<button class="num" data-n="{n}"{a}>{v}</button>').format(
             n=self.ref(exp_id, path), a=Markup(attrs), v=shown)
 
+    def evidence(self, kind: Any) -> Markup:
+        """The badge of an evidence kind (``npuready.evidence.KINDS``); an unknown kind fails the build."""
+        if kind not in KINDS:
+            raise MissingSource(f"site: evidence kind {json.dumps(kind)} is not one of {', '.join(KINDS)} "
+                                f"(npuready/evidence.py); label the results section with one of them")
+        return Markup('<span class="ev ev-{k}" title="{t}">{k}</span>').format(k=kind, t=KINDS[kind].meaning)
+
+    def prose(self, exp_id: str, path: str, value: Any = None) -> Markup:
+        """A stored sentence (summary, basis, expected effect) with every number in it formatted like any figure
+        and opening the record that holds the sentence (its raw JSON), the rest escaped."""
+        value = self.value(exp_id, path) if value is None else value
+        if not isinstance(value, str):
+            return self.text(exp_id, path)
+        out, last = [], 0
+        for m in PROSE_NUMBER.finditer(value):
+            token = m.group(0)
+            number: int | float = float(token) if any(c in token for c in ".e") else int(token)
+            out += [escape(value[last:m.start()]), Markup('<span class="prose-num">'),
+                    self.raw(exp_id, path, label=format_number(number)), Markup("</span>")]
+            last = m.end()
+        out.append(escape(value[last:]))
+        return Markup("").join(out)
+
+    @staticmethod
+    def evidence_kinds() -> list[Evidence]:
+        """The vocabulary, in the order the site explains it."""
+        return list(KINDS.values())
+
     def raw(self, exp_id: str, path: str = "", label: str = "raw JSON") -> Markup:
         """A control opening any JSON record (object, list, string) at ``path``."""
         self.value(exp_id, path)
@@ -95,8 +129,8 @@ class Figures:
         """Whatever sits at ``path``: a number gets num(), a string is escaped, a structure gets raw()."""
         if is_number(value):
             return self.num(exp_id, path)
-        if isinstance(value, str):
-            return escape(value)
+        if isinstance(value, str):  # a sentence gets its numbers drillable; a name stays as it is
+            return self.prose(exp_id, path, value) if " " in value else escape(value)
         if value is None:  # a stored null (e.g. "not applicable"): show it as the record it is
             return self.raw(exp_id, path, label="null")
         if isinstance(value, bool):

@@ -171,8 +171,8 @@ def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], 
                 "panels": {p.exp_id: p.view for ps in views.values() for p in ps},
                 "charts": [n for n, h in tab_html.items() if 'class="chart-spec"' in h]}
     first_html, first_refs = localize(tab_html[FIRST], fig.refs)
-    files["index.html"] = _shell(env, {FIRST: first_html}, manifest, pack(first_refs), version).encode("utf-8")
-    page = expand(_shell(env, tab_html, manifest, pack([]), version), fig.refs)
+    files["index.html"] = _shell(env, fig, {FIRST: first_html}, manifest, pack(first_refs), version).encode("utf-8")
+    page = expand(_shell(env, fig, tab_html, manifest, pack([]), version), fig.refs)
     for exp_id, exp in sorted(experiments.items()):
         if is_model_report(exp):
             files[page_path(exp_id)] = render_model_page(
@@ -181,11 +181,11 @@ def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], 
     return SiteBuild(files=files, figures=len(fig.emitted), warnings=warnings, page=page, records=embedded)
 
 
-def _shell(env: jinja2.Environment, contents: Mapping[str, str], manifest: dict[str, Any], first_refs: dict[str, Any],
+def _shell(env: jinja2.Environment, fig: Figures, contents: Mapping[str, str], manifest: dict[str, Any], first_refs: dict[str, Any],
            version: Mapping[str, str]) -> str:
     """index.html: the tabs, the HTML of the tabs in ``contents`` (the others are empty sections), the manifest."""
     return env.get_template("index.html.j2").render(
-        tabs=TABS, first=FIRST, contents={n: Markup(h) for n, h in contents.items()}, manifest=Markup(script_json(manifest)),
+        fig=fig, tabs=TABS, first=FIRST, contents={n: Markup(h) for n, h in contents.items()}, manifest=Markup(script_json(manifest)),
         first_refs=Markup(script_json(first_refs)), index_assets=INDEX_ASSETS, asset_version=version)
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from npuready.errors import InputError
+from npuready.evidence import EVIDENCE
 
 VIEWS = ("models", "npu", "integer", "records")
-EVIDENCE = ("measured", "simulated", "reference", "analysis")
 
 
 @dataclass(frozen=True)

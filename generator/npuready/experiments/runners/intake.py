@@ -117,12 +117,12 @@ def merge(ctx: RunContext, outputs: dict[str, Any]) -> dict[str, Any]:
     basis = ("lint/partition: ONNX structure and the target description, not NPU silicon; cycles: analytic cost "
              "model (simulated)")
     return {
-        "summary": {"evidence": "simulated", "basis": basis, "reports": len(rows),
+        "summary": {"evidence": "analysis", "basis": basis, "reports": len(rows),
                     "blocked_by_lint": sum(1 for r in rows if r["lint_errors"]),
                     "fragmented": sum(1 for r in rows if r["verdict"] == "fragmented"),
                     "actions": len(actions), "zoo_models_applied": len({(r["model"], r["target"]) for r in cost_rows})},
-        "diagnoses": {"evidence": "simulated", "basis": basis, "rows": rows},
-        "prescriptions": {"evidence": "simulated", "basis": basis + "; expected effects from re-running linter and "
+        "diagnoses": {"evidence": "analysis", "basis": basis, "rows": rows},
+        "prescriptions": {"evidence": "analysis", "basis": basis + "; expected effects from re-running linter and "
                           "cost model on a rewritten copy of the graph", "rows": actions},
         "applied_accuracy": {"evidence": "measured", "eval_set": "Fashion-MNIST committed subset, test split",
                              "rows": acc_rows, "swaps": swaps},

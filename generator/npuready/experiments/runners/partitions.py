@@ -159,12 +159,12 @@ def merge(ctx: RunContext, outputs: dict[str, Any]) -> dict[str, Any]:
     examples = [o for key, o in outputs.items() if key.startswith("example:")]
     rows, checks = [o["row"] for o in examples], [o["check"] for o in examples]
     return {
-        "examples": {"evidence": "measured", "basis": "static placement from op tables, lint ERRORs and shapes; "
+        "examples": {"evidence": "analysis", "basis": "static placement from op tables, lint ERRORs and shapes; "
                      "not an NPU compiler's partition", "rows": rows},
         "recomposition": {"evidence": "measured", "limit": 1e-5,
                           "note": "head→body→tail in onnxruntime vs the original model, same random feeds",
                           "rows": checks, "all_within_limit": all(c["max_abs_diff"] <= 1e-5 for c in checks)},
-        "real_model": {"evidence": "measured", "source": f"onnx {onnx.__version__} wheel: light/light_resnet50.onnx",
+        "real_model": {"evidence": "analysis", "source": f"onnx {onnx.__version__} wheel: light/light_resnet50.onnx",
                        "rows": outputs.get("real:light_resnet50", [])},
         "corpus_recomposition": _corpus(_targets(ctx)[0],
                                         [o for key, o in outputs.items() if key.startswith("corpus:")]),

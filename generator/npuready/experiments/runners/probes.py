@@ -29,6 +29,6 @@ def run(ctx: RunContext) -> dict[str, Any]:
                    "summary": doc["summary"], "rows": doc["probes"]},
         "allowlists": {"evidence": "measured",
                        "note": "every activation a target allows must have a passing onnxruntime probe "
-                               "(seed 000: the allowlist is decided by measurement)",
+                               "(the allowlist is decided by measurement)",
                        "targets": allow},
     }

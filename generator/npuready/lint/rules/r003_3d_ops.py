@@ -1,4 +1,4 @@
-"""R003 — 3D convolution and 3D pooling (closes the seed's hole: pooling was not checked)."""
+"""R003 — 3D convolution and 3D pooling (closes the first checker's hole: pooling was not checked)."""
 from __future__ import annotations
 
 import numpy as np
@@ -65,7 +65,7 @@ RULE = Rule(
     check=check,
     bad_example=_bad,
     good_example=_good,
-    notes="The seed's checker looked only at Conv/ConvTranspose, so a MaxPool/AveragePool with a 3-D kernel passed "
+    notes="The first checker this project replaces looked only at Conv/ConvTranspose, so a MaxPool/AveragePool with a 3-D kernel passed "
           "every rule; this rule checks Conv, ConvTranspose, ConvInteger, QLinearConv, DeformConv, MaxPool, "
           "AveragePool, LpPool, MaxUnpool and MaxRoiPool, in the main graph and inside If/Loop/Scan subgraphs. "
           "Global pooling over a 5-D tensor is a reduction and is not flagged.",

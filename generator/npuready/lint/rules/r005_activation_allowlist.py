@@ -60,7 +60,7 @@ RULE = Rule(
     bad_example=_bad,
     good_example=_good,
     notes="An activation is allowed when the target's [activations] table marks it 'fused' or 'lut'; 'host' or "
-          "absent is a finding. The seed's detector heads hit this with Sigmoid: the decision was to export logits "
+          "absent is a finding. Detector heads hit this with Sigmoid: the decision was to export logits "
           "and apply sigmoid on the CPU, and also to add a Sigmoid probe so the allowlist rests on measurement. "
           "The probes (docs/support.md) are an onnxruntime baseline, not a statement about NPU silicon. "
           "Under the default target profile, an Erf at the core of torch's exact-GELU export (Div, Erf, Add, Mul, "

@@ -122,7 +122,7 @@
   }
 
   /* ---------- URL state ---------- */
-  var ORDER = ["view", "rec", "panel", "doc", "exp", "path"];
+  var ORDER = ["view", "rec", "panel", "doc", "h", "exp", "path"];
   var routedHref = null;
 
   function parseHash(hash) {
@@ -177,6 +177,18 @@
     });
   }
 
+  function showDoc(name) {  /* null: the list of documents only */
+    var shown = null;
+    document.querySelectorAll("article.doc").forEach(function (a) {
+      a.hidden = a.dataset.doc !== name;
+      if (!a.hidden) { shown = a; }
+    });
+    if (name !== null && !shown) { throw new Error("no document " + name); }
+    var index = document.querySelector("nav.doc-index");
+    if (index) { index.hidden = shown !== null; }
+    return shown;
+  }
+
   function linkProblem(text) {  /* a deep link that points to nothing: say so on the page, not only in the console */
     var box = document.getElementById("link-error");
     if (!box && !text) { return; }
@@ -228,9 +240,13 @@
       } else if (st.panel !== undefined) {
         target = document.getElementById("panel-" + st.panel);
         if (!target) { throw new Error("no panel for experiment " + st.panel); }
-      } else if (st.doc !== undefined) {
-        target = document.querySelector('article.doc[data-doc="' + CSS.escape(st.doc) + '"]');
-        if (!target) { throw new Error("no document " + st.doc); }
+      } else if (st.doc !== undefined) {  /* docs: one document at a time; &h= names a heading in it */
+        target = showDoc(st.doc);
+        var heading = st.h ? document.getElementById(st.h) : null;
+        if (st.h && (!heading || !target.contains(heading))) { throw new Error("no heading " + st.h + " in " + st.doc); }
+        target = heading || target;
+      } else if (view === "docs") {
+        showDoc(null);
       }
       if (target && (changed || !dialogOpen())) { target.scrollIntoView({block: "start"}); }
       else if (changed) { window.scrollTo(0, 0); }

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from npuready.site.charts import grouped_bar_chart
+from npuready.site.charts import band_strip_chart, grouped_bar_chart
 from npuready.site.numbers import Figures
 from npuready.site.source import Experiment
 from npuready.site.tables import pivot_table, records_table
@@ -77,4 +77,11 @@ def prepare_vs(fig: Figures, exp: Experiment, layer_tables: bool = True) -> dict
 
 
 def prepare_vs_totals(fig: Figures, exp: Experiment) -> dict[str, Any]:
-    return prepare_vs(fig, exp, layer_tables=False)
+    """Totals table, and the per-layer error as one tick per layer against the stored per-layer goal (every total
+    ratio is often exactly 1.0, so bars of totals would say nothing)."""
+    x = prepare_vs(fig, exp, layer_tables=False)
+    x["chart"] = band_strip_chart(fig, exp.id, "/results/comparison/models", "layers", "ratio", ["model", "target"],
+                                  centre=1.0, band=fig.value(exp.id, "/results/summary/layer_goal"),
+                                  title="per-layer cycles, ours / SCALE-Sim: one tick per layer (1 = identical)",
+                                  x_title="ours / SCALE-Sim")
+    return x

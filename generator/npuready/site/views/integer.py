@@ -78,7 +78,9 @@ def prepare_ptq(fig: Figures, exp: Experiment) -> dict[str, Any]:
                           "worst": extreme(rows, ix, "int8_accuracy")} for m, ix in per_model.items()},
         "accuracy": pivot_table(fig, exp.id, path, rows, "method", "model", "int8_accuracy", title="INT8 top-1 (fake-quant)"),
         "drop": pivot_table(fig, exp.id, path, rows, "method", "model", "drop_pp", title="drop vs float (percentage points)"),
-        "chart": grouped_bar_chart(fig, exp.id, path, "int8_accuracy", "method", "model", title="INT8 top-1 per recipe"),
+        "chart": grouped_bar_chart(fig, exp.id, path, "drop_pp", "method", "model",
+                                   title="INT8 top-1 drop vs float per recipe (percentage points; below zero: INT8 was better)",
+                                   value_title="drop (pp)"),
         "failures": records_table(fig, exp.id, "/results/failures/rows", failures, title="recipes that failed") if failures else None,
         "methods": records_table(fig, exp.id, "/results/methods/rows", methods, title="recipes") if methods else None,
     }

@@ -21,7 +21,7 @@ def prepare(fig: Figures, exp: Experiment) -> dict[str, Any]:
         per_rule = fig.value(exp.id, base + "/summary/models_per_rule")
         if isinstance(per_rule, dict) and len(per_rule) >= 2:
             x["charts"].append(dict_bar_chart(fig, exp.id, base + "/summary/models_per_rule", key="rule",
-                                              value="models", title=f"{name}: models per rule"))
+                                              value="models", title=f"{name}: models per rule", count=True))
         flagged = [i for i, m in enumerate(models) if m.get("rules") or m.get("blocked") or not m.get("loaded", True)]
         x["flagged"][name] = (records_table(fig, exp.id, base + "/models", models, columns=COLUMNS, indices=flagged)
                               if flagged else None)

@@ -37,7 +37,8 @@ def prepare_swap(fig: Figures, exp: Experiment) -> dict[str, Any]:
                            "host activations (R005) before", "after", "what was swapped"])
     swapped = [r for r in acc if r.get("accuracy_after_swap") is not None]
     chart = (stages_chart(fig, exp.id, "/results/accuracy/rows", ["model", "target"], STAGES,
-                          title="top-1 before → after swap → after recovery (rows with a swap)", y_title="top-1")
+                          title="top-1 before → after swap → after recovery (rows with a swap)", y_title="top-1",
+                          domain=(0, 1))
              if swapped else None)
     return {"paired": paired, "table": table, "chart": chart}
 
