@@ -9,7 +9,8 @@ NAMES = ["resnet20", "mobilenetv2", "vit_tiny", "tinycnn", "detector"]
 
 
 def test_zoo_names_are_the_contract():
-    assert list(ZOO) == ["tinycnn", "resnet20", "mobilenetv2", "vit_tiny", "detector"]
+    assert list(ZOO) == ["tinycnn", "resnet20", "mobilenetv2", "vit_tiny", "detector", "mobilenetv3_small_050_fm64",
+                         "mobilenetv2_050_fm64", "squeezenet1_1_fm64"]
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -70,17 +70,19 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
                "per_class_ap50": {str(k): round(v, 4) for k, v in per_class.items()},
                "parameters": entry["parameters"], "images": TEST_IMAGES}
     else:
-        from npuready.models.onnx_eval import classifier_accuracy
+        from npuready.models.onnx_eval import contract_accuracy
 
         images, labels, _ = _test_images(_test_set(ctx))
-        accuracy = classifier_accuracy(ctx.input(zoo / f"{name}.onnx"), images, labels, entry["input"]["mean"][0],
-                                       entry["input"]["std"][0], lambda items, _: ctx.progress(items, name))
+        accuracy = contract_accuracy(ctx.input(zoo / f"{name}.onnx"), images, labels, entry["input"],
+                                     lambda items, _: ctx.progress(items, name))
         row = {"model": name, "onnx_accuracy": round(accuracy, 4), "torch_accuracy": entry["test_accuracy"],
                "target": entry["target"], "meets_target": accuracy >= entry["target"],
                "parameters": entry["parameters"], "images": int(len(labels))}
     training = {"model": name, "epochs": entry["epochs"], "train_seconds": entry["train_seconds"],
                 "train_cpu_seconds": entry.get("train_cpu_seconds"), "threads": entry["threads"],
-                "budget": entry.get("budget"), "recipe": entry["recipe"], "seed": entry["seed"]}
+                "budget": entry.get("budget"), "recipe": entry["recipe"], "seed": entry["seed"],
+                **{k: entry[k] for k in ("library", "load_average") if k in entry},
+                **({"preset": entry["input"]["preset"]} if "preset" in entry["input"] else {})}
     return {"row": row, "training": training}
 
 
