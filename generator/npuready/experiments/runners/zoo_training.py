@@ -51,6 +51,16 @@ def tasks(ctx: RunContext) -> list[Task]:
             + ([Task(f"detector:{name}", {"model": name})] if name else []))
 
 
+def _library_columns(entry: dict) -> dict[str, Any]:
+    """Where a library-defined architecture came from, its input preset and the machine's load while it
+    trained (1-minute load average before/after), as flat columns; nothing for the zoo's own models."""
+    if "library" not in entry:
+        return {}
+    lib, load = entry["library"], entry.get("load_average", {})
+    return {"library": f"{lib['name']} {lib['version']} {lib['constructor']}", "preset": entry["input"].get("preset"),
+            "load_1min_before": load.get("before", [None])[0], "load_1min_after": load.get("after", [None])[0]}
+
+
 def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
     ctx.tool("onnxruntime", onnxruntime.__version__)
     zoo = ctx.repo / "zoo"
@@ -81,8 +91,7 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
     training = {"model": name, "epochs": entry["epochs"], "train_seconds": entry["train_seconds"],
                 "train_cpu_seconds": entry.get("train_cpu_seconds"), "threads": entry["threads"],
                 "budget": entry.get("budget"), "recipe": entry["recipe"], "seed": entry["seed"],
-                **{k: entry[k] for k in ("library", "load_average") if k in entry},
-                **({"preset": entry["input"]["preset"]} if "preset" in entry["input"] else {})}
+                **_library_columns(entry)}
     return {"row": row, "training": training}
 
 
