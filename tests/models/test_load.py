@@ -5,11 +5,13 @@ from npuready.errors import InputError
 from npuready.models import ZOO, load
 from npuready.models.onnx_export import save_checkpoint
 
-NAMES = ["resnet20", "mobilenetv2", "vit_tiny", "tinycnn", "detector"]
+NAMES = ["resnet20", "mobilenetv2", "vit_tiny", "tinycnn", "detector", "mobilenetv3_small_050_fm64",
+         "mobilenetv2_050_fm64", "squeezenet1_1_fm64"]
 
 
 def test_zoo_names_are_the_contract():
-    assert list(ZOO) == ["tinycnn", "resnet20", "mobilenetv2", "vit_tiny", "detector"]
+    assert list(ZOO) == ["tinycnn", "resnet20", "mobilenetv2", "vit_tiny", "detector", "mobilenetv3_small_050_fm64",
+                         "mobilenetv2_050_fm64", "squeezenet1_1_fm64"]
 
 
 @pytest.mark.parametrize("name", NAMES)

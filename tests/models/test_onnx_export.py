@@ -7,10 +7,13 @@ from npuready.data import detection_set, fashion_mnist_subset
 from npuready.data.sha import sha256_file
 from npuready.graph import load as load_graph
 from npuready.models import load, onnx_path
-from npuready.models.onnx_eval import classifier_accuracy, classifier_input, detector_input, session
+from npuready.models.onnx_eval import classifier_input, contract_accuracy, detector_input, session
+from npuready.preprocess.pipeline import apply
+from npuready.preprocess.presets import preset
 
 CLASSIFIERS = ["resnet20", "mobilenetv2", "vit_tiny", "tinycnn"]
-NAMES = CLASSIFIERS + ["detector"]
+LIBRARY = ["mobilenetv3_small_050_fm64", "mobilenetv2_050_fm64", "squeezenet1_1_fm64"]  # preset contract
+NAMES = CLASSIFIERS + ["detector"] + LIBRARY
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -77,11 +80,23 @@ def test_detector_onnx_matches_torch():
         np.testing.assert_allclose(logits, t_logits.numpy(), atol=1e-4, rtol=0)
 
 
-@pytest.mark.parametrize("name", CLASSIFIERS)
+@pytest.mark.parametrize("name", LIBRARY)
+def test_library_onnx_matches_torch_through_the_preset(name, manifest):
+    spec = preset(manifest["models"][name]["input"]["preset"])
+    images, _ = fashion_mnist_subset("test")
+    x = np.concatenate([apply(spec, image) for image in images[:4]])
+    sess = session(onnx_path(name))
+    onnx_out = np.concatenate([sess.run(None, {"input": x[i:i + 1]})[0] for i in range(len(x))])
+    with torch.no_grad():
+        torch_out = load(name)(torch.from_numpy(x)).numpy()
+    np.testing.assert_allclose(onnx_out, torch_out, atol=1e-4, rtol=0)
+
+
+@pytest.mark.parametrize("name", CLASSIFIERS + LIBRARY)
 def test_onnx_accuracy_on_the_committed_subset(name, manifest):
     entry = manifest["models"][name]
     images, labels = fashion_mnist_subset("test")
-    accuracy = classifier_accuracy(onnx_path(name), images, labels, entry["input"]["mean"][0], entry["input"]["std"][0])
+    accuracy = contract_accuracy(onnx_path(name), images, labels, entry["input"])
     # The trainer measured this same number from the same file on the same 1,000 images; onnxruntime
     # builds may differ in the last float bits, which can flip at most a borderline image or two.
     assert abs(accuracy - entry["onnx_subset_accuracy"]) <= 0.002

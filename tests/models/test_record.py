@@ -19,3 +19,10 @@ def test_input_contract_of_a_classifier():
     assert contract["mean"] == [FASHION_MEAN] and contract["std"] == [FASHION_STD]
     assert contract["colour"] == "grey" and contract["layout"] == "NCHW"
     assert input_contract(ZOO["detector"])["colour"] == "RGB"
+
+
+def test_input_contract_of_a_library_model_names_its_preset():
+    contract = input_contract(ZOO["squeezenet1_1_fm64"])
+    assert contract["preset"] == "fashion_mnist_64_rgb" and contract["shape"] == [1, 3, 64, 64]
+    assert contract["colour"] == "RGB" and contract["resize"] == [64, 64] and contract["interpolation"] == "bilinear"
+    assert contract["mean"] == [FASHION_MEAN] * 3 and contract["std"] == [FASHION_STD] * 3

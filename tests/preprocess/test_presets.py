@@ -3,13 +3,29 @@ import pytest
 
 from npuready.errors import InputError
 from npuready.preprocess.pipeline import apply
-from npuready.preprocess.presets import IMAGENET_MEAN, IMAGENET_STD, PRESETS, preset
+from npuready.preprocess.presets import (FASHION_MNIST_MEAN, FASHION_MNIST_STD, IMAGENET_MEAN, IMAGENET_STD,
+                                        PRESETS, preset)
 
 
-def test_registry_holds_the_seed_presets_in_order():
+def test_registry_holds_the_founding_presets_in_order():
     assert list(PRESETS) == ["classification", "classification_torchvision", "detection", "yolo_640", "yolo_1280",
-                             "vision_transformer", "multimodal"]
-    assert all(spec.name == name and spec.source.startswith("the founding list of input formats") for name, spec in PRESETS.items())
+                             "vision_transformer", "fashion_mnist_64_rgb", "multimodal"]
+    assert all(spec.name == name for name, spec in PRESETS.items())
+    assert [n for n, spec in PRESETS.items()
+            if not spec.source.startswith("the founding list of input formats")] == ["fashion_mnist_64_rgb"]
+
+
+def test_fashion_mnist_64_rgb_replicates_grey_to_three_equal_channels_at_64x64():
+    spec = PRESETS["fashion_mnist_64_rgb"]
+    image = np.zeros((28, 28), np.uint8)
+    image[:, 14:] = 255  # left half black, right half white
+    x = apply(spec, image)
+    assert x.shape == (1, 3, 64, 64) and x.dtype == np.float32
+    assert np.array_equal(x[0, 0], x[0, 1]) and np.array_equal(x[0, 0], x[0, 2])
+    black, white = (0 - FASHION_MNIST_MEAN) / FASHION_MNIST_STD, (1 - FASHION_MNIST_MEAN) / FASHION_MNIST_STD
+    np.testing.assert_allclose([x[0, 0, 10, 0], x[0, 0, 10, 63]], [black, white], rtol=1e-6)
+    assert (spec.resize, spec.interpolation, spec.mean, spec.std) == \
+        ((64, 64), "bilinear", (FASHION_MNIST_MEAN,) * 3, (FASHION_MNIST_STD,) * 3)
 
 
 def test_classification_torchvision_is_the_imagenet_recipe_on_uint8_input():

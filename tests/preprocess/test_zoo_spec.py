@@ -45,3 +45,13 @@ def test_missing_file_model_and_fields(tmp_path):
         zoo_spec("resnet20", tmp_path / "zoo.json")
     with pytest.raises(InputError, match="zoo entry 'x': input NCHW \\[2, 1, 28, 28\\]"):
         spec_from_entry("x", {"input_shape": [2, 1, 28, 28], "mean": [0], "std": [1]})
+
+
+def test_an_entry_naming_a_preset_gets_that_preset_itself(tmp_path):
+    from npuready.preprocess.presets import PRESETS
+
+    entry = {"kind": "classifier", "input": dict(TRAINER["input"], shape=[1, 3, 64, 64], colour="RGB",
+                                                  preset="fashion_mnist_64_rgb")}
+    path = tmp_path / "zoo.json"
+    path.write_text(json.dumps({"models": {"mobilenetv3_small_050_fm64": entry}}))
+    assert zoo_spec("mobilenetv3_small_050_fm64", path) is PRESETS["fashion_mnist_64_rgb"]

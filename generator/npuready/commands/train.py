@@ -17,7 +17,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "built from the committed subset). Needs the "
                     "torch extra (pip install 'npuready[torch,data]').",
         epilog="Exit codes: 0 trained and written, 2 unusable input (unknown arch, missing data or torch). "
-               "Archs: resnet20, mobilenetv2, vit_tiny, tinycnn, detector.")
+               "Archs: resnet20, mobilenetv2, vit_tiny, tinycnn, detector, and the library-defined "
+               "architectures trained on 64x64 RGB Fashion-MNIST (preset fashion_mnist_64_rgb; needs the corpus "
+               "extra): mobilenetv3_small_050_fm64, mobilenetv2_050_fm64 (timm), squeezenet1_1_fm64 (torchvision).")
     p.add_argument("--arch", "-a", required=True, help="zoo model name (see the list below)")
     p.add_argument("--epochs", "-e", type=int, default=None,
                    help="training epochs (default: the arch's recipe, recorded in zoo.json)")

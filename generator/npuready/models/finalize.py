@@ -25,10 +25,11 @@ def onnx_metrics(name: str, folder: str | Path) -> dict:
         map50, _ = onnx_map50(path, detection_set("test", TEST_IMAGES))
         return {"onnx_test_map50": round(map50, 4)}
     from npuready.data.subset import fashion_mnist_subset
-    from npuready.models.onnx_eval import classifier_accuracy
+    from npuready.models.onnx_eval import contract_accuracy
+    from npuready.models.record import input_contract
 
     images, labels = fashion_mnist_subset("test")
-    return {"onnx_subset_accuracy": classifier_accuracy(path, images, labels, spec.mean[0], spec.std[0]),
+    return {"onnx_subset_accuracy": contract_accuracy(path, images, labels, input_contract(spec)),
             "onnx_subset_images": len(labels)}
 
 

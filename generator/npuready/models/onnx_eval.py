@@ -35,6 +35,25 @@ def classifier_accuracy(path: str | Path, images: np.ndarray, labels: np.ndarray
     return float((logits.argmax(1) == labels).mean())
 
 
+def preset_accuracy(path: str | Path, images: np.ndarray, labels: np.ndarray, preset_name: str,
+                    progress=lambda items, _: items) -> float:
+    """Accuracy of a classifier whose input contract is the preprocessing preset ``preset_name``."""
+    from npuready.preprocess.pipeline import apply
+    from npuready.preprocess.presets import preset
+
+    spec = preset(preset_name)
+    x = np.concatenate([apply(spec, image) for image in images])
+    return float((classifier_logits(path, x, progress).argmax(1) == labels).mean())
+
+
+def contract_accuracy(path: str | Path, images: np.ndarray, labels: np.ndarray, contract: dict,
+                      progress=lambda items, _: items) -> float:
+    """Accuracy under a zoo.json input contract: its preset when it names one, else its mean/std."""
+    if contract.get("preset"):
+        return preset_accuracy(path, images, labels, contract["preset"], progress)
+    return classifier_accuracy(path, images, labels, contract["mean"][0], contract["std"][0], progress)
+
+
 def detector_input(images: np.ndarray) -> np.ndarray:
     """uint8 N×H×W×3 RGB → float32 N×3×H×W in [0, 1]."""
     return np.ascontiguousarray(images.transpose(0, 3, 1, 2)).astype(np.float32) / np.float32(255.0)

@@ -20,6 +20,17 @@ MANIFEST = "zoo.json"
 
 def input_contract(spec: ZooSpec) -> dict:
     _, channels, height, width = spec.input_shape
+    if spec.preset is not None:
+        from npuready.preprocess.presets import preset
+
+        p = preset(spec.preset)
+        return {
+            "name": "input", "shape": list(spec.input_shape), "dtype": p.dtype, "layout": p.layout,
+            "colour": p.color, "scale": p.scale, "mean": list(p.mean), "std": list(p.std),
+            "preset": p.name, "resize": list(p.output_size), "interpolation": p.interpolation,
+            "formula": "x = uint8 grey 28×28 replicated to RGB and resized to "
+                       f"{height}×{width} ({p.interpolation}); (x / 255 - mean) / std",
+        }
     return {
         "name": "input", "shape": list(spec.input_shape), "dtype": "float32", "layout": "NCHW",
         "colour": "grey" if channels == 1 else "RGB",

@@ -1,7 +1,9 @@
 """Train a zoo classifier on the full Fashion-MNIST training set (60k) and score it on the test set (10k).
 
 Whole-tensor pipeline (no DataLoader): the data sit in memory as one float tensor, each batch gets
-a random ±2-pixel shift (zero padding) and a random horizontal flip. One-cycle schedule over a fixed
+a random ±2-pixel shift (zero padding) and a random horizontal flip. Models whose contract is a
+preprocessing preset (the ``*_fm64`` library architectures) keep the uint8 images instead and build
+each batch through that preset (``contract_images``), without augmentation. One-cycle schedule over a fixed
 number of epochs, or over a time budget (``npuready.models.budget``); SGD with Nesterov momentum or
 AdamW as the zoo recipe says. Wall and CPU time of the optimisation loop are measured.
 """
@@ -14,6 +16,7 @@ import torch
 from torch import nn
 
 from npuready.data.debian_fashion_mnist import fashion_mnist
+from npuready.errors import InputError
 from npuready.models.budget import Budget
 from npuready.models.loop import train_loop
 from npuready.models.zoo import ZooSpec
@@ -39,6 +42,16 @@ def normalise(images: np.ndarray, mean: float, std: float) -> torch.Tensor:
     """uint8 N×28×28 → float32 N×1×28×28, (x/255 - mean) / std — the zoo's input contract."""
     x = torch.from_numpy(images).float().div_(255.0).unsqueeze(1)
     return (x - mean) / std
+
+
+def network_inputs(spec: ZooSpec, images: np.ndarray):
+    """What the network sees: the preset's contract applied per batch (``*_fm64``) or the 28×28 tensor."""
+    if spec.preset is None:
+        return normalise(images, spec.mean[0], spec.std[0])
+    from npuready.models.contract_images import ContractImages
+    from npuready.preprocess.presets import preset
+
+    return ContractImages(images, preset(spec.preset))
 
 
 def augment(x: torch.Tensor, generator: torch.Generator, shift: int = 2) -> torch.Tensor:
@@ -80,16 +93,19 @@ def train_classifier(spec: ZooSpec, epochs: int, seed: int = 0, show_progress: b
     """Train for ``epochs`` (OneCycleLR), or until ``budget`` is used (schedule by budget fraction)."""
     torch.manual_seed(seed)
     generator = torch.Generator().manual_seed(seed)
-    mean, std = spec.mean[0], spec.std[0]
     train_images, train_labels = fashion_mnist("train")
     test_images, test_labels = fashion_mnist("test")
-    x_train, y_train = normalise(train_images, mean, std), torch.from_numpy(train_labels)
-    x_test, y_test = normalise(test_images, mean, std), torch.from_numpy(test_labels)
+    x_train, x_test = network_inputs(spec, train_images), network_inputs(spec, test_images)
+    y_train, y_test = torch.from_numpy(train_labels), torch.from_numpy(test_labels)
 
     model = spec.build()
     recipe = spec.recipe
     optimizer = make_optimizer(model, recipe.optimizer, recipe.lr, recipe.weight_decay)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=recipe.label_smoothing)
+
+    if recipe.augment and spec.preset is not None:
+        raise InputError(f"zoo model {spec.name}: augmentation acts on 28×28 tensors; its recipe must set "
+                         f"augment=False (inputs come from the preset {spec.preset})")
 
     def batch_loss(idx: torch.Tensor) -> torch.Tensor:
         xb = augment(x_train[idx], generator) if recipe.augment else x_train[idx]

@@ -1,7 +1,9 @@
 """Train one zoo model and write ``<out>/<name>.pt``, ``<out>/<name>.onnx`` and its ``zoo.json`` entry."""
 from __future__ import annotations
 
+import os
 import platform
+from importlib import metadata
 from pathlib import Path
 
 import torch
@@ -13,12 +15,20 @@ from npuready.models.record import model_entry, update_manifest
 from npuready.models.zoo import spec as zoo_spec
 
 
+def library_provenance(spec) -> dict:
+    """Which library defines the architecture, in which version, under which constructor name."""
+    library, constructor = spec.library
+    return {"name": library, "version": metadata.version(library), "constructor": constructor,
+            "num_classes": 10, "pretrained": False}
+
+
 def train_and_save(name: str, epochs: int | None = None, out: str | Path = "zoo", seed: int = 0,
                    threads: int = 2, show_progress: bool = True, log=print, budget: Budget | None = None) -> dict:
     """Train ``name`` for ``epochs`` (default: its recipe) or, when ``budget`` is given, until it is used."""
     spec = zoo_spec(name)
     epochs = epochs or spec.recipe.epochs
     torch.set_num_threads(threads)
+    load_before = os.getloadavg()
     if spec.kind == "detector":
         from npuready.models.train_detector import train_detector
         result = train_detector(spec, epochs, seed, show_progress, log, budget)
@@ -36,7 +46,11 @@ def train_and_save(name: str, epochs: int | None = None, out: str | Path = "zoo"
         "machine": f"{platform.machine()} ({torch.get_num_threads()} torch threads, shared CPU)",
         "recipe": {k: getattr(spec.recipe, k)
                    for k in ("batch", "optimizer", "lr", "weight_decay", "label_smoothing", "augment")},
+        "load_average": {"before": [round(v, 2) for v in load_before],
+                         "after": [round(v, 2) for v in os.getloadavg()],
+                         "note": "1/5/15-minute load averages of the shared machine (os.getloadavg)"},
         "parameters": sum(p.numel() for p in result.model.parameters()),
+        **({} if spec.library is None else {"library": library_provenance(spec)}),
         "history": list(result.history),
         **result.metrics,
     }

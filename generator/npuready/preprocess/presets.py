@@ -13,6 +13,11 @@ from npuready.preprocess.spec import PreprocessSpec
 IMAGENET_MEAN = (0.485, 0.456, 0.406)
 IMAGENET_STD = (0.229, 0.224, 0.225)
 UNIT = 1.0 / 255.0
+#: Fashion-MNIST training-set pixel mean and std of x/255 (rounded to 4 digits; the zoo's contract).
+FASHION_MNIST_MEAN = 0.2860
+FASHION_MNIST_STD = 0.3530
+#: Side of the square RGB input the library architectures are trained at (the 28x28 images resized).
+FASHION_MNIST_RGB_SIZE = 64
 
 _SEED = "the founding list of input formats"
 
@@ -59,6 +64,16 @@ PRESETS: dict[str, PreprocessSpec] = {
                     "mean/std (patch embedding is sensitive to normalisation).",
         source=f"{_SEED}: the preset defines no image preprocessing; resize-to-model (bicubic) and /255 "
                "are npuready defaults: add mean/std of your export"),
+    "fashion_mnist_64_rgb": PreprocessSpec(
+        name="fashion_mnist_64_rgb", color="RGB", dtype="float32", layout="NCHW",
+        resize=(FASHION_MNIST_RGB_SIZE, FASHION_MNIST_RGB_SIZE), interpolation="bilinear", scale=UNIT,
+        mean=(FASHION_MNIST_MEAN,) * 3, std=(FASHION_MNIST_STD,) * 3,
+        description="Fashion-MNIST for library-defined architectures: the 28x28 grey image replicated to "
+                    "three channels (RGB), resized to 64x64 (bilinear), x/255, then (x - 0.286) / 0.353 "
+                    "per channel, float32 NCHW. Training, calibration and inference of the zoo's *_fm64 "
+                    "models all go through this one contract.",
+        source="npuready: Fashion-MNIST's own mean/std (the zoo contract) on every channel; 64x64 RGB so "
+               "that ImageNet-style architectures (stride-32 stems) keep a 2x2 final feature map"),
     "multimodal": PreprocessSpec(
         name="multimodal", color="RGB", dtype="float32", layout="NCHW", fit_model_size="resize",
         interpolation="bilinear", scale=UNIT,

@@ -3,7 +3,8 @@
 The mean/std of the Fashion-MNIST classifiers are never re-typed here: the trainer records
 them with each model's input contract, and this module turns one entry into a spec
 (GRAY for 1-channel inputs, RGB otherwise; resize to the input size; scale; mean/std when
-they are not the identity). The trainer writes ``{"models": {name: {"input": {...}}}}``
+they are not the identity). An entry whose contract names a ``preset`` (the ``*_fm64`` library
+architectures) gets that preset itself. The trainer writes ``{"models": {name: {"input": {...}}}}``
 (npuready.models.record); flat entries and a list of named entries are read too.
 """
 from __future__ import annotations
@@ -35,6 +36,10 @@ def spec_from_entry(name: str, entry: Mapping[str, Any]) -> PreprocessSpec:
     """Spec of one zoo entry: ``{"input": {"name", "shape", "layout", "scale", "mean", "std"}}``
     (the trainer's manifest) or a flat ``{"input_shape", "mean", "std"}``."""
     contract = entry.get("input") if isinstance(entry.get("input"), Mapping) else entry
+    if isinstance(contract.get("preset"), str):  # the contract IS a preset: one spec, never re-derived
+        from npuready.preprocess.presets import preset
+
+        return preset(contract["preset"])
     try:
         n, c, h, w = (int(d) for d in contract.get("shape", contract.get("input_shape")))
         mean = tuple(float(v) for v in contract.get("mean", ()))

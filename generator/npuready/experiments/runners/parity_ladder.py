@@ -28,10 +28,12 @@ def run_task(ctx: RunContext, args: dict) -> dict:
     for dist in ("onnxruntime", "onnx", "numpy"):
         ctx.tool(dist, version(dist))
     ctx.seed("calibration", p.get("seed", 0))
-    data = load_inputs("fashion-mnist:test", p["images"])
     name, method = args["model"], args["method"]
     ctx.input(zoo_path(name))
     fm, qdq = quantize_zoo(name, method, p["calibration_images"], p.get("seed", 0))
+    # The model's input shape picks its zoo contract (28×28 grey or the 64×64 RGB preset).
+    shape = tuple(d.dim_value or 1 for d in fm.graph.input[0].type.tensor_type.shape.dim)
+    data = load_inputs("fashion-mnist:test", p["images"], shape)
     r = run_ladder(fm, qdq, data.x, data.labels, rounding=p.get("rounding", "tflite-ref"),
                    engine=p.get("engine", "cpp"), model_name=name, progress=ctx.progress).to_dict()
     changed = [t for t in r["tensors"] if t["mismatch_propagated"] > 0]

@@ -51,6 +51,16 @@ def tasks(ctx: RunContext) -> list[Task]:
             + ([Task(f"detector:{name}", {"model": name})] if name else []))
 
 
+def _library_columns(entry: dict) -> dict[str, Any]:
+    """Where a library-defined architecture came from, its input preset and the machine's load while it
+    trained (1-minute load average before/after), as flat columns; nothing for the zoo's own models."""
+    if "library" not in entry:
+        return {}
+    lib, load = entry["library"], entry.get("load_average", {})
+    return {"library": f"{lib['name']} {lib['version']} {lib['constructor']}", "preset": entry["input"].get("preset"),
+            "load_1min_before": load.get("before", [None])[0], "load_1min_after": load.get("after", [None])[0]}
+
+
 def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
     ctx.tool("onnxruntime", onnxruntime.__version__)
     zoo = ctx.repo / "zoo"
@@ -70,17 +80,18 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
                "per_class_ap50": {str(k): round(v, 4) for k, v in per_class.items()},
                "parameters": entry["parameters"], "images": TEST_IMAGES}
     else:
-        from npuready.models.onnx_eval import classifier_accuracy
+        from npuready.models.onnx_eval import contract_accuracy
 
         images, labels, _ = _test_images(_test_set(ctx))
-        accuracy = classifier_accuracy(ctx.input(zoo / f"{name}.onnx"), images, labels, entry["input"]["mean"][0],
-                                       entry["input"]["std"][0], lambda items, _: ctx.progress(items, name))
+        accuracy = contract_accuracy(ctx.input(zoo / f"{name}.onnx"), images, labels, entry["input"],
+                                     lambda items, _: ctx.progress(items, name))
         row = {"model": name, "onnx_accuracy": round(accuracy, 4), "torch_accuracy": entry["test_accuracy"],
                "target": entry["target"], "meets_target": accuracy >= entry["target"],
                "parameters": entry["parameters"], "images": int(len(labels))}
     training = {"model": name, "epochs": entry["epochs"], "train_seconds": entry["train_seconds"],
                 "train_cpu_seconds": entry.get("train_cpu_seconds"), "threads": entry["threads"],
-                "budget": entry.get("budget"), "recipe": entry["recipe"], "seed": entry["seed"]}
+                "budget": entry.get("budget"), "recipe": entry["recipe"], "seed": entry["seed"],
+                **_library_columns(entry)}
     return {"row": row, "training": training}
 
 
