@@ -153,23 +153,30 @@ def test_records_search_and_filters(page_and_watch, fixture_site):
     _open(page, fixture_site / "site", "#records")
     records = page.locator("details.record")
     total = records.count()
-    visible = "ds => ds.filter(d => !d.hidden).map(d => d.dataset.exp)"
+
+    def shown(expected):  # search.js debounces typing and loads its index once: wait for the list to settle
+        page.wait_for_function(
+            "want => JSON.stringify([...document.querySelectorAll('details.record')].filter(d => !d.hidden)"
+            ".map(d => d.dataset.exp).sort()) === JSON.stringify(want)", arg=sorted(expected), timeout=10000)
+
     page.locator("#rec-search").fill("accuracies")
-    assert records.evaluate_all(visible) == ["toy-models"]
+    shown(["toy-models"])
     page.locator("#rec-search").fill("")
     page.locator("#rec-evidence").select_option("simulated")
     results = _results(fixture_site / "experiments")
     simulated = sorted(i for i, d in results.items() if any(s["evidence"] == "simulated" for s in d["results"].values()))
-    assert len(simulated) >= 2 and sorted(records.evaluate_all(visible)) == simulated
+    assert len(simulated) >= 2
+    shown(simulated)
     page.locator("#rec-view").select_option("models")
-    models_simulated = sorted(i for i in simulated if results[i]["view"] == "models")
-    assert sorted(records.evaluate_all(visible)) == models_simulated
+    shown([i for i in simulated if results[i]["view"] == "models"])
     page.locator("#rec-view").select_option("")
     page.locator("#rec-search").fill("no-such-experiment")
+    shown([])
     assert page.locator("#rec-none").is_visible()
     page.locator("#rec-search").fill("")
     page.locator("#rec-evidence").select_option("")
-    assert records.evaluate_all("ds => ds.filter(d => !d.hidden).length") == total
+    shown(list(results))
+    assert records.count() == total
     assert watch.errors == []
 
 

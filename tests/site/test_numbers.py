@@ -53,10 +53,10 @@ def test_prose_numbers_are_formatted_and_open_the_sentence_record():
     html = str(fig.prose("x", "/results/a/expected"))
 
     def b(label):
-        return (f'<span class="prose-num"><button class="raw" data-exp="x" data-path="/results/a/expected">{label}'
-                f'</button></span>')
+        return f'<span class="prose-num"><button class="raw" data-n="0">{label}</button></span>'  # one reference
 
     assert html == (f"NPU segments {b(17)} → {b(1)}, cycles {b('5,087,698')} → {b('2,155,538')} ({b(0.5)} of "
                     f"{b('1.000e-05')}); resnet20 on edge-10, 1x3x224x224, onnx 1.32.0, 0..255, "
                     f"&lt;b&gt;{b(8.2)}%&lt;/b&gt;.")
+    assert fig.refs == [("x", "/results/a/expected")]
     assert fig.raws.count(("x", "/results/a/expected")) == 7
