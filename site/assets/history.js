@@ -3,13 +3,11 @@
    Reads only that JSON; recomputes nothing; every text goes in through textContent. */
 (function () {
   "use strict";
-  var root = document.getElementById("view-history");
-  if (!root) { return; }
-  var status = document.getElementById("history-status"), requested = false;
+  var root = null, status = null, requested = false;
 
-  /* history-data.js loads when the view is first shown: other views never ask for it */
+  /* history-data.js loads when the tab is first shown (its HTML is inserted by site.js): other tabs never ask */
   function load() {
-    if (requested || root.hidden) { return; }
+    if (requested) { return; }
     requested = true;
     var s = document.createElement("script");
     s.src = "history-data.js";
@@ -17,8 +15,12 @@
     s.onerror = function () { root.dataset.history = "absent"; };  /* the template's message stays */
     document.body.appendChild(s);
   }
-  new MutationObserver(load).observe(root, {attributes: true, attributeFilter: ["hidden"]});
-  load();
+  document.addEventListener("npuready:view", function (e) {
+    if (!e.detail || e.detail.view !== "history") { return; }
+    root = e.detail.element || document.getElementById("view-history");
+    status = document.getElementById("history-status");
+    load();
+  });
 
   function draw(H) {
     root.dataset.history = H.available ? "drawn" : "unavailable";

@@ -11,30 +11,7 @@
   var SRC = me ? new URL("../data/search.index.js", me).href : "data/search.index.js";
   var index = null, loading = false, waiting = [];
 
-  function params() {
-    var out = {};
-    location.hash.replace(/^#/, "").split("&").forEach(function (part) {
-      var i = part.indexOf("=");
-      if (i > 0) { out[decodeURIComponent(part.slice(0, i))] = decodeURIComponent(part.slice(i + 1)); }
-    });
-    return out;
-  }
-
-  /* Stand-in for site.js's URL state until it provides npuready.setState/getState (remove at merge). */
-  if (!N.setState) {
-    N.setState = function (change) {
-      var state = params();
-      var view = document.querySelector("section.view:not([hidden])");
-      if (!state.view && !state.exp && view) { state.view = view.dataset.view; }
-      Object.keys(change).forEach(function (k) {
-        if (change[k] === null || change[k] === undefined || change[k] === "") { delete state[k]; } else { state[k] = change[k]; }
-      });
-      history.replaceState(history.state, "", "#" + Object.keys(state).map(function (k) {
-        return encodeURIComponent(k) + "=" + encodeURIComponent(state[k]);
-      }).join("&"));
-    };
-  }
-  function state() { return N.getState ? N.getState() : params(); }
+  function state() { return N.getState(); }
   function resolves(doc, path) {
     var node = doc;
     return path.split("/").slice(1).every(function (t) {
@@ -46,10 +23,9 @@
   }
   /* open a hit's JSON; a heavy record the page carries only an excerpt of points to its file (and model page) */
   function open(rec, path, note) {
-    var load = N.loadRecord ? N.loadRecord(rec.id) : new Promise(function (ok) { ok(N.data(rec.id)); });
-    load.then(function (doc) {
+    N.loadRecord(rec.id).then(function (doc) {
       if (!resolves(doc, path)) { throw new Error("not carried"); }
-      return (N.openNumber || N.openRaw)(rec.id, path);
+      return N.openNumber(rec.id, path);
     }).catch(function () {
       note.textContent = "this page carries an excerpt of this record; the value is in experiments/" + rec.id + "/result.json";
       if (rec.page) {

@@ -1,55 +1,180 @@
-/* npuready workbench: views by URL hash, raw-JSON drill-down, record filters, lazy charts.
-   Reads only the JSON embedded in the page (file:// cannot fetch); makes no network request. */
+/* npuready workbench: tabs rendered on demand, URL state and deep links, lazy charts (the drill-down dialog
+   itself is assets/drilldown.js).
+   file:// cannot fetch, so every tab's HTML (views/<name>.js) and every stored result (data/<id>.js) is a script
+   that registers itself here when injected. Makes no network request.
+
+   API (window.npuready), for the other assets and for tools:
+     showView(name) -> Promise         show a tab (loads its HTML once), recorded in the URL
+     loadRecord(id) -> Promise<json>   the stored result JSON of an experiment
+     openNumber(exp, pointer)          open the drill-down dialog; pushes a history entry (Back closes it)
+     setState({key: value})            merge keys into the URL state (replaceState; null or "" removes a key)
+     getState() -> {...}               the URL state: view, rec, panel, doc, exp + path (the open number), others
+     ref(button) -> {exp, path}        what a drill-down button points at
+     openRaw(exp, pointer) -> Promise  show the dialog without touching the URL (model pages' graph clicks)
+   Events on document: "npuready:view" {view, element} once a tab's HTML is in the page (the first tab too),
+   "npuready:state" {state} after the page followed a URL (load, link, Back/Forward). */
 (function () {
   "use strict";
-  var VIEWS = ["findings", "models", "npu", "integer", "reports", "records", "history", "docs"];
-  var cache = {};
+  var manifestEl = document.getElementById("site-manifest");
+  var manifest = manifestEl ? JSON.parse(manifestEl.textContent) : {first: "", views: {}, records: {}, panels: {}, vendor: []};
+  var records = {};
+  var views = {};      /* tab -> {html, refs} registered by views/<tab>.js */
+  var tables = {};     /* tab -> [[exp, pointer], ...]: what data-n means inside that tab */
+  var loading = {};    /* src -> Promise */
+  var shown = null;
 
-  function data(exp) {
-    if (!(exp in cache)) {
-      var el = document.querySelector('script.exp-data[data-exp="' + CSS.escape(exp) + '"]');
-      if (!el) { throw new Error("no embedded result for experiment " + exp); }
-      cache[exp] = JSON.parse(el.textContent);
+  /* ---------- scripts that register data (file:// cannot fetch) ---------- */
+  function inject(src) {
+    if (!loading[src]) {
+      loading[src] = new Promise(function (resolve, reject) {
+        var s = document.createElement("script");
+        s.src = src;
+        s.onload = resolve;
+        s.onerror = function () { delete loading[src]; reject(new Error("cannot load " + src)); };
+        document.head.appendChild(s);
+      });
     }
-    return cache[exp];
+    return loading[src];
   }
 
-  function tokens(pointer) {
-    if (pointer === "") { return []; }
-    return pointer.slice(1).split("/").map(function (t) { return t.replace(/~1/g, "/").replace(/~0/g, "~"); });
+  function embedded(exp) {
+    var el = document.querySelector('script.exp-data[data-exp="' + CSS.escape(exp) + '"]');
+    return el ? JSON.parse(el.textContent) : undefined;
   }
 
-  function resolve(doc, pointer) {
-    return tokens(pointer).reduce(function (node, t) {
-      if (node === null || typeof node !== "object" || !(t in node)) { throw new Error("no " + pointer); }
-      return node[t];
-    }, doc);
+  function data(exp) {  /* synchronous: a record already loaded or embedded (model pages) */
+    if (!(exp in records)) {
+      var doc = embedded(exp);
+      if (doc === undefined) { throw new Error("no stored result for experiment " + exp); }
+      records[exp] = doc;
+    }
+    return records[exp];
   }
 
-  /* ---------- views and deep links ---------- */
-  function parseHash() {
-    var raw = decodeURIComponent(location.hash.replace(/^#/, ""));
-    var out = {view: "findings"};
-    if (VIEWS.indexOf(raw) >= 0) { out.view = raw; return out; }
-    raw.split("&").forEach(function (part) {
-      var i = part.indexOf("=");
-      if (i > 0) { out[part.slice(0, i)] = part.slice(i + 1); }
+  function loadRecord(exp) {
+    if (exp in records) { return Promise.resolve(records[exp]); }
+    var doc = embedded(exp);
+    if (doc !== undefined) { records[exp] = doc; return Promise.resolve(doc); }
+    if (!Object.prototype.hasOwnProperty.call(manifest.records, exp)) {
+      return Promise.reject(new Error("no stored result for experiment " + exp));
+    }
+    return inject(manifest.records[exp]).then(function () { return data(exp); });
+  }
+
+  function unpack(packed) {
+    var out = [], previous = "";
+    packed.r.forEach(function (row) {
+      previous = previous.slice(0, row[1]) + row[2];
+      out.push([packed.e[row[0]], previous]);
     });
-    if (out.exp) { out.view = "records"; }
-    if (out.panel) {
-      var panel = document.getElementById("panel-" + out.panel);
-      if (panel) { out.view = panel.closest("section.view").dataset.view; }
-    }
-    if (out.doc) { out.view = "docs"; }
     return out;
   }
 
-  function showView(name) {
-    document.querySelectorAll("section.view").forEach(function (s) { s.hidden = s.dataset.view !== name; });
-    document.querySelectorAll("nav.tabs a").forEach(function (a) {
-      if (a.dataset.view === name) { a.setAttribute("aria-current", "page"); } else { a.removeAttribute("aria-current"); }
+  function ref(button) {
+    if (button.dataset.exp !== undefined) { return {exp: button.dataset.exp, path: button.dataset.path || ""}; }
+    var section = button.closest("section.view");
+    var row = section && tables[section.dataset.view] && tables[section.dataset.view][Number(button.dataset.n)];
+    if (!row) { throw new Error("drill-down button without a reference table"); }
+    return {exp: row[0], path: row[1]};
+  }
+
+  /* ---------- tabs ---------- */
+  function section(name) { return document.getElementById("view-" + name); }
+  function tabNames() { return Array.prototype.map.call(document.querySelectorAll("section.view"), function (s) { return s.dataset.view; }); }
+
+  function announce(name, el) {
+    document.dispatchEvent(new CustomEvent("npuready:view", {detail: {view: name, element: el}}));
+  }
+
+  function ensureView(name) {
+    var el = section(name);
+    if (!el) { return Promise.reject(new Error("no view '" + name + "'")); }
+    if (tables[name]) { return Promise.resolve(el); }
+    if (!Object.prototype.hasOwnProperty.call(manifest.views, name)) {
+      return Promise.reject(new Error("view '" + name + "' has no content file"));
+    }
+    return inject(manifest.views[name]).then(function () {
+      if (!tables[name]) {
+        var v = views[name];
+        if (!v) { throw new Error(manifest.views[name] + " did not register view " + name); }
+        el.innerHTML = v.html;
+        tables[name] = unpack(v.refs);
+        delete views[name];
+        announce(name, el);
+      }
+      return el;
     });
-    drawCharts(document.getElementById("view-" + name));
+  }
+
+  function display(name) {
+    if (!tabNames().length) { return Promise.resolve(null); }  /* a model page: no tabs */
+    if ((manifest.charts || []).indexOf(name) >= 0) { loadRuntime().catch(function () { /* drawCharts says so */ }); }
+    return ensureView(name).then(function (el) {
+      document.querySelectorAll("section.view").forEach(function (s) { s.hidden = s !== el; });
+      document.querySelectorAll("nav.tabs a").forEach(function (a) {
+        if (a.dataset.view === name) { a.setAttribute("aria-current", "page"); } else { a.removeAttribute("aria-current"); }
+      });
+      var changed = shown !== name;
+      shown = name;
+      drawCharts(el);
+      return changed;
+    });
+  }
+
+  /* ---------- URL state ---------- */
+  var ORDER = ["view", "rec", "panel", "doc", "h", "exp", "path"];
+  var routedHref = null;
+
+  function parseHash(hash) {
+    var raw = (hash === undefined ? location.hash : hash).replace(/^#/, "");
+    var st = {};
+    if (!raw) { return st; }
+    if (raw.indexOf("=") < 0) { st.view = decodeURIComponent(raw); return st; }
+    raw.split("&").forEach(function (part) {
+      var i = part.indexOf("=");
+      if (i > 0) { st[decodeURIComponent(part.slice(0, i))] = decodeURIComponent(part.slice(i + 1)); }
+    });
+    if (st.exp !== undefined && st.view === undefined && st.panel === undefined && st.doc === undefined) {
+      st.view = "records";  /* #exp=<id>[&path=<pointer>]: the experiment's record (and that number) */
+      st.rec = st.exp;
+      if (st.path === undefined) { delete st.exp; }
+    }
+    return st;
+  }
+
+  function encode(value) { return encodeURIComponent(value).replace(/%2F/g, "/").replace(/%3A/g, ":"); }
+
+  function formatHash(st) {
+    var keys = ORDER.filter(function (k) { return st[k] !== undefined; })
+      .concat(Object.keys(st).filter(function (k) { return ORDER.indexOf(k) < 0; }).sort());
+    if (keys.length === 1 && keys[0] === "view") { return "#" + encode(st.view); }
+    return "#" + keys.map(function (k) { return encode(k) + "=" + encode(st[k]); }).join("&");
+  }
+
+  function getState() {
+    try { return parseHash(); } catch (e) { return {}; }
+  }
+
+  function writeUrl(st, push, marker) {
+    var url = location.pathname + location.search + formatHash(st);
+    if (push) { history.pushState(marker || null, "", url); } else { history.replaceState(history.state, "", url); }
+    routedHref = location.href;
+  }
+
+  function setState(changes) {
+    var st = getState();
+    Object.keys(changes).forEach(function (k) {
+      if (changes[k] === null || changes[k] === undefined || changes[k] === "") { delete st[k]; } else { st[k] = String(changes[k]); }
+    });
+    writeUrl(st, false);
+    return st;
+  }
+
+  function showView(name) {
+    return display(name).then(function () {
+      var st = getState();
+      if ((st.view || manifest.first) !== name) { writeUrl({view: name}, true); }
+    });
   }
 
   function showDoc(name) {  /* null: the list of documents only */
@@ -78,36 +203,57 @@
     box.hidden = !text;
   }
 
+  var routing = 0;
+
   function route() {
-    try {
-      routeTo();
+    var token = ++routing;
+    routedHref = location.href;
+    var st;
+    try { st = parseHash(); } catch (e) { return Promise.resolve(routeFailed(e, token)); }
+    return follow(st).then(function () {
+      if (token !== routing) { return; }
       linkProblem("");
-    } catch (e) {
-      showView("findings");
-      linkProblem("This link points to nothing on this page (" + (e && e.message ? e.message : e) +
-                  "); showing the findings instead.");
-    }
+      document.dispatchEvent(new CustomEvent("npuready:state", {detail: {state: st}}));
+    }, function (e) { routeFailed(e, token); });
   }
 
-  function routeTo() {
-    var h = parseHash();
-    showView(h.view);
-    if (h.exp) {
-      var rec = document.getElementById("record-" + h.exp);
-      if (rec) { rec.open = true; rec.scrollIntoView({block: "start"}); }
-      if (h.path !== undefined) { openRaw(h.exp, h.path); }
-    } else if (h.panel) {
-      var p = document.getElementById("panel-" + h.panel);
-      if (p) { p.scrollIntoView({block: "start"}); }
-    } else if (h.doc) {  /* docs: one document at a time; &h= names a heading in it */
-      var d = showDoc(h.doc);
-      var heading = h.h ? document.getElementById(h.h) : null;
-      if (h.h && (!heading || !d.contains(heading))) { throw new Error("no heading " + h.h + " in " + h.doc); }
-      (heading || d).scrollIntoView({block: "start"});
-    } else {
-      if (h.view === "docs") { showDoc(null); }
+  function routeFailed(e, token) {
+    if (token !== routing) { return null; }
+    closeQuietly();
+    return display(manifest.first).then(function () {
       window.scrollTo(0, 0);
-    }
+      linkProblem("This link points to nothing on this page (" + (e && e.message ? e.message : e) +
+                  "); showing the findings instead.");
+    });
+  }
+
+  function follow(st) {
+    var view = st.view || (st.panel !== undefined ? manifest.panels[st.panel] : st.doc !== undefined ? "docs" : manifest.first);
+    if (view === undefined) { return Promise.reject(new Error("no panel for experiment " + st.panel)); }
+    return display(view).then(function (changed) {
+      var target = null;
+      if (changed === null) { /* a model page: only the number */ }
+      else if (st.rec !== undefined) {
+        target = document.getElementById("record-" + st.rec);
+        if (!target) { throw new Error("no record of experiment " + st.rec); }
+        target.open = true;
+      } else if (st.panel !== undefined) {
+        target = document.getElementById("panel-" + st.panel);
+        if (!target) { throw new Error("no panel for experiment " + st.panel); }
+      } else if (st.doc !== undefined) {  /* docs: one document at a time; &h= names a heading in it */
+        target = showDoc(st.doc);
+        var heading = st.h ? document.getElementById(st.h) : null;
+        if (st.h && (!heading || !target.contains(heading))) { throw new Error("no heading " + st.h + " in " + st.doc); }
+        target = heading || target;
+      } else if (view === "docs") {
+        showDoc(null);
+      }
+      if (target && (changed || !dialogOpen())) { target.scrollIntoView({block: "start"}); }
+      else if (changed) { window.scrollTo(0, 0); }
+      if (st.exp !== undefined && st.path !== undefined) { return dialog().open(st.exp, st.path); }
+      closeQuietly();
+      return null;
+    });
   }
 
   /* ---------- charts (vendored vega bundles, loaded only when a view with charts is shown) ---------- */
@@ -115,17 +261,8 @@
 
   function loadRuntime() {
     if (!runtime) {
-      var files = (document.body.dataset.vendor || "").split(" ").filter(Boolean);
-      runtime = files.reduce(function (chain, src) {
-        return chain.then(function () {
-          return new Promise(function (resolve, reject) {
-            var s = document.createElement("script");
-            s.src = src;
-            s.onload = resolve;
-            s.onerror = function () { reject(new Error("cannot load " + src)); };
-            document.head.appendChild(s);
-          });
-        });
+      runtime = (manifest.vendor || []).reduce(function (chain, src) {
+        return chain.then(function () { return inject(src); });
       }, Promise.resolve());
     }
     return runtime;
@@ -151,124 +288,68 @@
     });
   }
 
-  /* ---------- raw JSON drill-down ---------- */
-  var dlg = document.getElementById("raw");
-  var current = null;
-
-  function render(whole) {
-    var doc = data(current.exp);
-    var value = resolve(doc, current.path);
-    var t = tokens(current.path);
-    var scalar = value === null || typeof value !== "object";
-    var shownPath = current.path, record = value, key = null;
-    if (whole) { record = doc; shownPath = ""; }
-    else if (scalar && t.length) {
-      key = t[t.length - 1];
-      shownPath = "/" + t.slice(0, -1).map(function (x) { return x.replace(/~/g, "~0").replace(/\//g, "~1"); }).join("/");
-      if (shownPath === "/") { shownPath = ""; }
-      record = resolve(doc, shownPath);
-    }
-    current.text = JSON.stringify(record, null, 2) + "\n";
-    current.file = current.exp + (whole ? ".result.json" : (shownPath.replace(/\//g, ".") || ".result") + ".json");
-    document.getElementById("raw-exp").textContent = current.exp;
-    document.getElementById("raw-path").textContent = current.path || "(whole file)";
-    document.getElementById("raw-link").href = "#exp=" + current.exp + "&path=" + current.path;
-    document.getElementById("raw-value").textContent = scalar ? JSON.stringify(value) : (Array.isArray(value) ? "list" : "object");
-    document.getElementById("raw-shown-note").textContent = whole ? "showing the whole result.json"
-      : (key !== null ? "showing the record that holds it (" + (shownPath || "/") + ")" : "");
-    var pre = document.getElementById("raw-json");
-    pre.textContent = "";
-    var lines = current.text.split("\n");
-    var mark = -1, markEnd = -1;
-    if (key !== null && !whole) {
-      var index = Array.isArray(record) ? Number(key) : Object.keys(record).indexOf(key);
-      var starts = [];
-      lines.forEach(function (ln, i) { if (/^ {2}[^ \]}]/.test(ln)) { starts.push(i); } });
-      if (index >= 0 && index < starts.length) {
-        mark = starts[index];
-        markEnd = index + 1 < starts.length ? starts[index + 1] : lines.length - 2;
-      }
-    }
-    var frag = document.createDocumentFragment();
-    lines.forEach(function (ln, i) {
-      var span = document.createElement(i >= mark && i < markEnd ? "mark" : "span");
-      span.textContent = ln + "\n";
-      frag.appendChild(span);
-    });
-    pre.appendChild(frag);
-    var hit = pre.querySelector("mark");
-    if (hit) { hit.scrollIntoView({block: "center"}); } else { pre.scrollTop = 0; }
+  /* ---------- the drill-down dialog (assets/drilldown.js shows it; the URL is kept here) ---------- */
+  function dialog() {
+    if (!window.npuready.dialog) { throw new Error("assets/drilldown.js is not loaded"); }
+    return window.npuready.dialog;
   }
 
-  function openRaw(exp, path) {
-    current = {exp: exp, path: path};
-    document.getElementById("raw-whole").checked = false;
-    document.getElementById("raw-status").textContent = "";
-    render(false);
-    if (!dlg.open) { dlg.showModal(); }
+  function dialogOpen() { return Boolean(window.npuready.dialog && window.npuready.dialog.isOpen()); }
+
+  function closeQuietly() { if (window.npuready.dialog) { window.npuready.dialog.closeQuietly(); } }
+
+  function modalState(exp, path) {
+    var st = getState();
+    if (tabNames().length) { st.view = shown || st.view || manifest.first; } else { delete st.view; delete st.rec; }
+    st.exp = exp;
+    st.path = path;
+    return st;
+  }
+
+  function openNumber(exp, path) {
+    writeUrl(modalState(exp, path), true, {npureadyModal: true});
+    return dialog().open(exp, path).catch(function (e) { console.error(e); });
+  }
+
+  function dialogClosed() {  /* the reader closed it: Back if opening it pushed an entry, else drop it from the URL */
+    if (history.state && history.state.npureadyModal) { history.back(); return; }
+    var st = getState();
+    delete st.exp;
+    delete st.path;
+    writeUrl(st, false);
   }
 
   document.addEventListener("mouseover", function (ev) {  /* tooltips are added on demand: smaller page */
     var b = ev.target.closest && ev.target.closest("button.num:not([title]), button.raw:not([title])");
-    if (b) { b.title = "view raw JSON: " + b.dataset.exp + " " + (b.dataset.path || "(whole file)"); }
+    if (b) { try { var r = ref(b); b.title = "view raw JSON: " + r.exp + " " + (r.path || "(whole file)"); } catch (e) { /* no table */ } }
   });
   document.addEventListener("click", function (ev) {
     var b = ev.target.closest("button.num, button.raw");
-    if (b) { ev.preventDefault(); openRaw(b.dataset.exp, b.dataset.path); }
+    if (b) { ev.preventDefault(); var r = ref(b); openNumber(r.exp, r.path); }
   });
-  document.getElementById("raw-close").addEventListener("click", function () { dlg.close(); });
-  dlg.addEventListener("close", function () {  /* a deep link to a number opens once; closing keeps the record */
-    var h = parseHash();
-    if (h.exp && h.path !== undefined) { history.replaceState(null, "", "#exp=" + h.exp); }
-  });
-  document.getElementById("raw-link").addEventListener("click", function () { dlg.close(); });
-  dlg.addEventListener("click", function (ev) { if (ev.target === dlg) { dlg.close(); } });
-  document.getElementById("raw-whole").addEventListener("change", function (ev) { render(ev.target.checked); });
-  document.getElementById("raw-copy").addEventListener("click", function () {
-    var status = document.getElementById("raw-status");
-    function fallback() {
-      var r = document.createRange();
-      r.selectNodeContents(document.getElementById("raw-json"));
-      var sel = window.getSelection(); sel.removeAllRanges(); sel.addRange(r);
-      var ok = false;
-      try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
-      status.textContent = ok ? "copied" : "selected — press Ctrl+C";
+
+  /* experiment records: search and filters live in search.js (state kept in the URL through setState) */
+
+  window.npuready = {
+    showView: showView, loadRecord: loadRecord, openNumber: openNumber, setState: setState, getState: getState,
+    ref: ref, data: data, openRaw: function (exp, path) { return dialog().open(exp, path); },
+    linkTo: function (exp, path) { return formatHash(modalState(exp, path)); }, dialogClosed: dialogClosed,
+    registerView: function (name, payload) { views[name] = payload; },
+    registerRecord: function (id, doc) { records[id] = doc; }
+  };
+
+  function onNavigate() { if (location.href !== routedHref) { route(); } }
+  window.addEventListener("popstate", onNavigate);
+  window.addEventListener("hashchange", onNavigate);
+
+  function start() {  /* after every deferred asset ran, so their npuready:view listeners see the first tab */
+    var refs = document.querySelector("script.view-refs");
+    if (refs && manifest.first) {
+      tables[manifest.first] = unpack(JSON.parse(refs.textContent));
+      announce(manifest.first, section(manifest.first));
     }
-    if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(current.text).then(function () { status.textContent = "copied"; }, fallback);
-    } else { fallback(); }
-  });
-  document.getElementById("raw-download").addEventListener("click", function () {
-    var url = URL.createObjectURL(new Blob([current.text], {type: "application/json"}));
-    var a = document.createElement("a");
-    a.href = url; a.download = current.file;
-    document.body.appendChild(a); a.click(); a.remove();
-    setTimeout(function () { URL.revokeObjectURL(url); }, 0);
-  });
-
-  /* ---------- experiment records: search and filters ---------- */
-  function filterRecords() {
-    var terms = document.getElementById("rec-search").value.toLowerCase().split(/\s+/).filter(Boolean);
-    var view = document.getElementById("rec-view").value;
-    var evidence = document.getElementById("rec-evidence").value;
-    var any = false;
-    document.querySelectorAll("details.record").forEach(function (d) {
-      var hay = d.dataset.search + " " + (d.dataset.text || (d.dataset.text = d.textContent.toLowerCase()));
-      var ok = terms.every(function (t) { return hay.indexOf(t) >= 0; }) &&
-        (!view || d.dataset.view === view) &&
-        (!evidence || d.dataset.evidence.split(" ").indexOf(evidence) >= 0);
-      d.hidden = !ok;
-      any = any || ok;
-    });
-    document.getElementById("rec-none").hidden = any;
+    route().then(function () { document.documentElement.dataset.ready = "1"; });
   }
-  ["rec-search", "rec-view", "rec-evidence"].forEach(function (id) {
-    var input = document.getElementById(id);  /* absent on a model page */
-    if (input) { input.addEventListener("input", filterRecords); }
-  });
-  window.npuready = {data: data, openRaw: openRaw};  /* for assets/modelview.js */
-
-  window.addEventListener("hashchange", route);
-  route();
-  document.documentElement.dataset.ready = "1";
+  /* deferred scripts run while readyState is already "interactive" but before DOMContentLoaded */
+  if (document.readyState === "complete") { start(); } else { document.addEventListener("DOMContentLoaded", start); }
 })();

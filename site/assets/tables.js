@@ -157,9 +157,20 @@
     entries.forEach(function (e) { cue(e.target); });
   }) : null;
 
+  function unique(text) {  /* landmarks need distinct names: a second table under the same heading gets "… 2" */
+    var taken = {};
+    document.querySelectorAll("[role=region][aria-label]").forEach(function (r) { taken[r.getAttribute("aria-label")] = 1; });
+    var name = text, n = 1;
+    while (taken[name]) { n += 1; name = text + " " + n; }
+    return name;
+  }
+
   function region(table, name) {
     var box = table.parentElement;
-    if (!box.classList.contains("table-scroll") || box.children.length !== 1) {
+    var labelled = box.getAttribute("role") === "region" && box.getAttribute("aria-label") && box.children.length === 1;
+    if (labelled) {  /* a scroll region the page already named (docs tables): one region, not two nested */
+      box.classList.add("table-scroll");
+    } else if (!box.classList.contains("table-scroll") || box.children.length !== 1) {
       box = document.createElement("div");
       box.className = "table-scroll";
       table.parentNode.insertBefore(box, table);
@@ -167,7 +178,7 @@
     }
     box.setAttribute("role", "region");
     box.setAttribute("tabindex", "0");
-    box.setAttribute("aria-label", name + " (scrolls)");
+    if (!labelled) { box.setAttribute("aria-label", unique(name + " (scrolls)")); }
     if (bodyRows(table).length > TALL) { box.classList.add("tall"); }
     box.addEventListener("scroll", function () { cue(box); }, {passive: true});
     if (watcher) { watcher.observe(box); } else { cue(box); }
