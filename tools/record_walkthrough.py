@@ -11,7 +11,7 @@ one cue per chapter), ``walkthrough.gif`` (captions burned in with ffmpeg's subt
 ``scenes.json`` (chapters: start/end seconds, title, caption) and ``index.html`` (the video with its captions
 and chapter list). The tour takes 60-150 s on a quiet machine; a busy one stretches every step, and a tour
 longer than 150 s is played faster to fit (``speed`` in ``scenes.json``). The tour uses only stable handles of the page: the view tabs (``nav.tabs a[data-view]``),
-experiment panels (``[data-exp]``), numbers (``button.num[data-exp][data-path]``), the ``#rec-search`` box and
+experiment panels (``[data-exp]``), numbers (``button.num`` resolved through ``npuready.ref``), the ``#rec-search`` box and
 ``#exp=ID&path=POINTER`` deep links. Any console error, page error, failed request or non-local request aborts
 the recording (exit 1). Needs: playwright (pip), /usr/bin/chromium, ffmpeg.
 """
@@ -143,6 +143,16 @@ def ptq_caption(r: dict) -> str:
 
 # ---- the tour -----------------------------------------------------------------------------------------------
 
+_MARK_NUMBER = """([exp, path]) => {
+  const shown = [...document.querySelectorAll('button.num')].filter(b => b.offsetParent !== null);
+  const ref = b => { try { return npuready.ref(b); } catch (e) { return {}; } };
+  let i = shown.findIndex(b => { const r = ref(b); return r.exp === exp && r.path === path; });
+  if (i < 0) { i = shown.findIndex(b => ref(b).exp === exp); }
+  document.querySelectorAll('button.num[data-walk]').forEach(b => b.removeAttribute('data-walk'));
+  if (i >= 0) { shown[i].setAttribute('data-walk', '1'); }
+}"""
+
+
 class Tour:
     """The page, the recording clock and the gestures: glide the cursor, click, scroll, type, wait."""
 
@@ -182,8 +192,10 @@ class Tour:
             self.page.wait_for_timeout(int(90 * self.pace) + 10)
 
     def number(self, exp: str, path: str) -> Any:
-        exact = self.page.locator(f"button.num[data-exp='{exp}'][data-path='{path}']:visible")
-        return exact.first if exact.count() else self.page.locator(f"button.num[data-exp='{exp}']:visible").first
+        """The visible number that opens ``exp``'s ``path`` (else its first visible number): buttons carry one
+        ``data-n`` reference, resolved by the page's own ``npuready.ref``."""
+        self.page.evaluate(_MARK_NUMBER, [exp, path])
+        return self.page.locator("button.num[data-walk='1']").first
 
     def open_number(self, exp: str, path: str) -> None:
         self.glide(self.number(exp, path), click=True)
