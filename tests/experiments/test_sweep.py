@@ -242,4 +242,20 @@ def test_the_check_works_inside_a_running_event_loop(scheduler, web_server):
         with pytest.raises(InputError, match="does not answer as a Dask scheduler within 1 s"):
             check_scheduler(web_server, 1.0)
 
-    asyncio.run(main())
+    # asyncio.run in a thread of its own: earlier tests in the same process (Playwright's sync API) may leave an
+    # event loop marked running in the main thread, and asyncio.run refuses to start there.
+    import threading
+
+    failures: list[BaseException] = []
+
+    def in_thread() -> None:
+        try:
+            asyncio.run(main())
+        except BaseException as exc:  # handed back to the test thread
+            failures.append(exc)
+
+    worker = threading.Thread(target=in_thread)
+    worker.start()
+    worker.join()
+    if failures:
+        raise failures[0]

@@ -67,9 +67,9 @@ def environment() -> jinja2.Environment:
 
 def auto_numbers(exp: Experiment) -> list[tuple[str, str]]:
     """(label, pointer) of the first few scalar numbers of the results, for a generic headline.
-    A section named ``summary`` or ``headline`` (the runner's own choice of headline numbers) comes first."""
+    A section named ``headline``, ``totals`` or ``summary`` (the runner's own choice of headline numbers) comes first."""
     found: list[tuple[str, str]] = []
-    preferred = [n for n in ("headline", "summary") if isinstance(exp.results.get(n), dict)]
+    preferred = [n for n in ("headline", "totals", "summary") if isinstance(exp.results.get(n), dict)]
     limit = AUTO_HEADLINE_NUMBERS + (2 if preferred else 0)
 
     def walk(node: Any, path: str, label: list[str], depth: int) -> None:

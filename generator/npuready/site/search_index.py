@@ -55,10 +55,18 @@ def _leaves(node: Any, tokens: tuple[str | int, ...]) -> Iterator[tuple[tuple[st
         yield tokens, node
 
 
+# The commit a result was produced at is not content (site/volatile.py): a rerun that stores the same values at
+# another commit must leave the index, like every other generated file, unchanged.
+NOT_INDEXED = frozenset({"/provenance/git/commit"})
+
+
 def entries(exp_id: str, doc: Any) -> Iterator[Entry]:
-    """Every scalar (string, number, true/false, null) of a result with its pointer, in document order."""
+    """Every scalar (string, number, true/false, null) of a result with its pointer, in document order (except
+    ``NOT_INDEXED``)."""
     for tokens, value in _leaves(doc, ()):
-        yield Entry(exp_id, pointer.join("", *tokens), value_text(value))
+        path = pointer.join("", *tokens)
+        if path not in NOT_INDEXED:
+            yield Entry(exp_id, path, value_text(value))
 
 
 def _shaped(node: Any, shape: str, positions: tuple[int, ...], out: list[tuple[str, tuple[int, ...], Any]]) -> list:
@@ -87,6 +95,8 @@ def build_index(experiments: Mapping[str, Experiment]) -> dict[str, Any]:
     for exp_id, exp in sorted(experiments.items()):
         shapes: dict[str, list[tuple[tuple[int, ...], str]]] = {}
         for shape, positions, value in _shaped(exp.doc, "", (), []):
+            if shape in NOT_INDEXED:
+                continue
             text = value_text(value)
             uses[text] += 1
             shapes.setdefault(shape, []).append((positions, text))
