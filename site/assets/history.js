@@ -9,11 +9,9 @@
   function load() {
     if (requested) { return; }
     requested = true;
-    var s = document.createElement("script");
-    s.src = "history-data.js";
-    s.onload = function () { if (window.NPUREADY_HISTORY) { draw(window.NPUREADY_HISTORY); } };
-    s.onerror = function () { root.dataset.history = "absent"; };  /* the template's message stays */
-    document.body.appendChild(s);
+    window.npuready.load("history-data.js").then(function () {
+      if (window.NPUREADY_HISTORY) { draw(window.NPUREADY_HISTORY); }
+    }, function () { root.dataset.history = "absent"; });  /* the template's message stays */
   }
   document.addEventListener("npuready:view", function (e) {
     if (!e.detail || e.detail.view !== "history") { return; }

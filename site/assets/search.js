@@ -59,10 +59,10 @@
     waiting.push(fn);
     if (loading) { return; }
     loading = true;
-    var s = document.createElement("script");
-    s.src = SRC;
-    s.onerror = function () { say("The search index " + SRC + " is missing; run 'npuready site' again."); };
-    document.head.appendChild(s);
+    N.load(SRC).catch(function () {
+      loading = false;
+      say("The search index " + SRC + " is missing; run 'npuready site' again.");
+    });
   }
 
   function terms(q) {  /* "1,884" finds the stored 1884 */

@@ -11,6 +11,7 @@
      getState() -> {...}               the URL state: view, rec, panel, doc, exp + path (the open number), others
      ref(button) -> {exp, path}        what a drill-down button points at
      openRaw(exp, pointer) -> Promise  show the dialog without touching the URL (model pages' graph clicks)
+     load(src) -> Promise              inject a script that registers data, once (search index, history data)
    Events on document: "npuready:view" {view, element} once a tab's HTML is in the page (the first tab too),
    "npuready:state" {state} after the page followed a URL (load, link, Back/Forward). */
 (function () {
@@ -332,7 +333,7 @@
 
   window.npuready = {
     showView: showView, loadRecord: loadRecord, openNumber: openNumber, setState: setState, getState: getState,
-    ref: ref, data: data, openRaw: function (exp, path) { return dialog().open(exp, path); },
+    ref: ref, data: data, load: inject, openRaw: function (exp, path) { return dialog().open(exp, path); },
     linkTo: function (exp, path) { return formatHash(modalState(exp, path)); }, dialogClosed: dialogClosed,
     registerView: function (name, payload) { views[name] = payload; },
     registerRecord: function (id, doc) { records[id] = doc; }

@@ -18,6 +18,7 @@ from npuready.site import pointer
 from npuready.site.fmt import format_number, is_number
 from npuready.site.modelindex import is_model_report, page_path
 from npuready.site.source import Experiment
+from npuready.site.volatile import COMMIT_POINTER
 
 INDEX_VERSION = 1
 INDEX_FILE = "data/search.index.js"  # a dot cannot occur in an experiment id, so no result file collides
@@ -57,7 +58,7 @@ def _leaves(node: Any, tokens: tuple[str | int, ...]) -> Iterator[tuple[tuple[st
 
 # The commit a result was produced at is not content (site/volatile.py): a rerun that stores the same values at
 # another commit must leave the index, like every other generated file, unchanged.
-NOT_INDEXED = frozenset({"/provenance/git/commit"})
+NOT_INDEXED = frozenset({COMMIT_POINTER})
 
 
 def entries(exp_id: str, doc: Any) -> Iterator[Entry]:

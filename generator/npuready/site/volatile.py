@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 MASK = b"<commit>"
+COMMIT_POINTER = "/provenance/git/commit"  # where a result stores the commit it was produced at
 _PATTERNS = (
     re.compile(rb'("commit":)"[^"\\]*"'),  # data/<id>.js: compact, sorted JSON (embed.script_js)
     re.compile(rb'(<code class=\\?"commit\\?">)[^<]*(?=</code>)'),  # the records tab (views/records.js: in a JSON string)
