@@ -1,13 +1,14 @@
 """Reproduce every committed experiment result on a local Dask cluster and compare, experiment by experiment.
 
-What ``npuready run --all --workers N --out DIR`` then ``npuready run --all --compare DIR`` do, in one process,
-with the wall time of each experiment and the machine load around it. Writes
-``benchmarks/results/reproduce-all.json`` after every experiment (a run cut short keeps what finished);
-``docs/scaling.md`` renders it (``npuready docs``). The committed results' own ``timing.total_s`` is the
-serial reference (those runs were serial: one process, no Dask), measured at other times under other loads.
+What ``npuready run --all --serial --out A``, ``npuready run --all --workers N --out B`` and
+``npuready run --all --compare A|B`` do, in one process, experiment by experiment: each experiment runs first
+serially (one process, no Dask) and then on the local Dask cluster, back to back, so both wall times are measured
+under the same conditions; each reproduced ``result.json`` is compared with the committed one and the two runs
+with each other (apart from timing fields). Writes ``benchmarks/results/reproduce-all.json`` after every
+experiment (a run cut short keeps what finished); ``docs/scaling.md`` renders it (``npuready docs``).
 
-Takes long (the sum of every experiment's serial time, divided by what the workers gain); run it on its own:
-``nice -n 10 python benchmarks/reproduce_all.py [--workers 2] [--out DIR] [--result PATH]``.
+Takes long (every experiment twice); run it alone on an otherwise idle machine:
+``python benchmarks/reproduce_all.py [--workers 2] [--out DIR] [--result PATH] [IDS...]``.
 """
 from __future__ import annotations
 
@@ -49,9 +50,25 @@ def shortest_first(ids: list[str]) -> list[str]:
     return sorted(ids, key=lambda exp_id: (_committed(exp_id)["timing"]["total_s"], exp_id))
 
 
+def _run(exp_id: str, sweep: Sweep | None, out_dir: Path, committed: dict) -> dict:
+    t0 = time.perf_counter()
+    try:
+        path = run_experiment(exp_id, show_progress=False, sweep=sweep, out_dir=out_dir)
+    except (InputError, TasksFailed) as exc:
+        return {"wall_s": round(time.perf_counter() - t0, 3), "error": str(exc), "identical": False,
+                "first_difference": None}
+    reproduced = json.loads(path.read_text(encoding="utf-8"))
+    return {"wall_s": round(time.perf_counter() - t0, 3),
+            "tasks": reproduced["timing"]["execution"]["tasks"],
+            "mode": reproduced["timing"]["execution"]["mode"],
+            "failed_tasks": [f["task"] for f in reproduced.get("failed_tasks", [])],
+            **{k: v for k, v in compare_docs(exp_id, committed, reproduced).to_dict().items() if k != "experiment"}}
+
+
 def reproduce(workers: int, out_dir: Path, result: Path, ids: list[str]) -> dict:
     doc = {"evidence": "measured", "workers": workers,
-           "command": f"npuready run --all --workers {workers} --out DIR; npuready run --all --compare DIR",
+           "command": (f"npuready run --all --serial --out A; npuready run --all --workers {workers} --out B; "
+                       "npuready run --all --compare A|B"),
            "commit": _head(repo_root()),
            "machine": {"cpus": os.cpu_count(), "system": platform.system(), "python": platform.python_version()},
            "load_1_5_15_before": _load(), "experiments": [], "complete": False}
@@ -59,31 +76,32 @@ def reproduce(workers: int, out_dir: Path, result: Path, ids: list[str]) -> dict
     with Sweep(SweepOptions(workers=workers, show_progress=False)) as sweep:
         sweep.backend()  # started once here, shared by every experiment (counted in total_wall_s only)
         doc["cluster_start_s"] = round(time.perf_counter() - started, 3)
-        for exp_id in ids:
+        for index, exp_id in enumerate(ids):
             committed = _committed(exp_id)
             row = {"experiment": exp_id, "load_1min_before": _load()[0],
-                   "serial_wall_s": committed["timing"]["total_s"],
-                   "serial_mode": (committed["timing"].get("execution") or {}).get("mode", "serial")}
-            t0 = time.perf_counter()
-            try:
-                path = run_experiment(exp_id, show_progress=False, sweep=sweep, out_dir=out_dir)
-            except (InputError, TasksFailed) as exc:
-                row.update(wall_s=round(time.perf_counter() - t0, 3), error=str(exc), identical=False,
-                           first_difference=None)
-            else:
-                reproduced = json.loads(path.read_text(encoding="utf-8"))
-                row.update(wall_s=round(time.perf_counter() - t0, 3),
-                           tasks=reproduced["timing"]["execution"]["tasks"],
-                           mode=reproduced["timing"]["execution"]["mode"],
-                           failed_tasks=[f["task"] for f in reproduced.get("failed_tasks", [])],
-                           **{k: v for k, v in compare_docs(exp_id, committed, reproduced).to_dict().items()
-                              if k != "experiment"})
+                   "committed_wall_s": committed["timing"]["total_s"]}
+            # alternate which goes first, so neither always pays the first imports or a warm cache
+            row["serial_first"] = index % 2 == 0
+            if not row["serial_first"]:
+                row.update(_run(exp_id, sweep, out_dir / f"workers-{workers}", committed))
+            serial = _run(exp_id, None, out_dir / "serial", committed)
+            row["serial"] = {k: serial[k] for k in ("wall_s", "identical", "first_difference", "error")
+                             if k in serial}
+            row["serial_wall_s"] = serial["wall_s"]
+            if row["serial_first"]:
+                row.update(_run(exp_id, sweep, out_dir / f"workers-{workers}", committed))
+            a, b = out_dir / "serial" / exp_id / "result.json", out_dir / f"workers-{workers}" / exp_id / "result.json"
+            if a.is_file() and b.is_file():
+                same = compare_docs(exp_id, json.loads(a.read_text(encoding="utf-8")),
+                                    json.loads(b.read_text(encoding="utf-8")))
+                row["serial_vs_workers_identical"] = same.identical
+                row["serial_vs_workers_first_difference"] = same.first_difference
             row["load_1min_after"] = _load()[0]
             doc["experiments"].append(row)
             doc["total_wall_s"] = round(time.perf_counter() - started, 3)
             doc["load_1_5_15_after"] = _load()
             write_json(result, doc)
-            print(f"{exp_id}: {row['wall_s']} s (serial {row['serial_wall_s']} s), "
+            print(f"{exp_id}: {row['wall_s']} s (serial {row['serial_wall_s']} s here), "
                   + ("identical" if row["identical"] else f"differs at {row.get('first_difference')}"
                      + (f" / error: {row['error']}" if "error" in row else "")), file=sys.stderr, flush=True)
     doc["complete"] = len(doc["experiments"]) == len(ids)
