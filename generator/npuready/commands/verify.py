@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         intgraph.save(graph, args.save_integer_graph)
     litert = _litert_check(qm.model, data.x, graph, args) if check_litert else None
     limits = GateLimits(args.min_agreement, args.max_drop)
-    verdict = gate(result, limits, litert if args.require_bitexact else None)
+    verdict = gate(result, limits, litert, require_bitexact=args.require_bitexact)
     text = (to_json(result, verdict, limits, litert) if args.format == "json"
             else to_text(result, verdict, limits, litert))
     emit(text, args.output)
