@@ -23,17 +23,31 @@ def test_estimate_is_never_below_the_longest_unit():
 def test_reproduction_section_reads_every_number_from_the_measurement():
     from npuready.docs_gen.reproduction import section
 
-    row = {"experiment": "a", "tasks": 4, "mode": "dask-local", "serial_wall_s": 10.0, "wall_s": 6.0,
-           "load_1min_before": 1.5, "load_1min_after": 2.0, "identical": True, "first_difference": None}
-    other = {**row, "experiment": "b", "serial_wall_s": 4.0, "wall_s": 8.0, "identical": False,
-             "first_difference": "/results/x/0"}
+    row = {"experiment": "a", "tasks": 4, "mode": "dask-local", "serial_wall_s": 10.0, "wall_s": 4.0,
+           "serial_first": True, "serial": {"wall_s": 10.0, "identical": True, "first_difference": None},
+           "serial_vs_workers_identical": True, "load_1min_before": 1.5, "load_1min_after": 2.0,
+           "identical": True, "first_difference": None}
+    other = {**row, "experiment": "b", "serial_wall_s": 4.0, "wall_s": 8.0, "serial_first": False,
+             "serial": {"wall_s": 4.0, "identical": False, "first_difference": "/results/x/0"},
+             "serial_vs_workers_identical": False, "identical": False, "first_difference": "/results/x/1"}
+    code = {**row, "experiment": "c", "serial_wall_s": 100.0, "wall_s": 60.0,
+            "serial": {"wall_s": 100.0, "identical": False,
+                       "first_difference": "/provenance/code/files/generator~1npuready~1site~1render.py"},
+            "identical": False, "first_difference": "/provenance/code/files/generator~1npuready~1site~1render.py"}
     doc = {"workers": 2, "commit": "0123456789", "machine": {"cpus": 2}, "cluster_start_s": 1.25,
            "total_wall_s": 15.5, "load_1_5_15_before": [1.5, 1.0, 0.5], "load_1_5_15_after": [2.0, 1.5, 1.0],
-           "experiments": [row, other]}
-    text = section(doc, ["a", "b", "c"])
-    assert "| `a` | 4 | dask-local | 10.0 s | 6.0 s | 0.6x | 1.5 -> 2.0 | identical |" in text
-    assert "| `b` | 4 | dask-local | 4.0 s | 8.0 s | 2.0x | 1.5 -> 2.0 | differs at `/results/x/0` |" in text
-    assert "1 of 2 identical. Over the experiments that ran, the committed runs took 14.0 s and this run\n14.0 s" in text
-    assert "stopped after 2 of 3 experiments" in text and "not reached: `c`." in text
-    assert "- `b`: not yet explained." in text
-    assert "commit\n`0123456" in text or "commit `0123456`" in text.replace("\n", " ")
+           "experiments": [row, other, code]}
+    text = section(doc, ["a", "b", "c", "d"])
+    assert ("| `a` | 4 | dask-local | 10.0 s | 4.0 s | 2.50x | serial | 1.5 -> 2.0 | identical | identical | "
+            "identical |") in text
+    assert ("| `b` | 4 | dask-local | 4.0 s | 8.0 s | 0.50x | workers | 1.5 -> 2.0 | differs at `/results/x/0` | "
+            "differs at `/results/x/1` | differ |") in text
+    assert "same values; older code fingerprint (`generator/npuready/site/render.py` changed since)" in text
+    flat = " ".join(text.split())
+    assert "1 of 3 identical to the committed result (2 with the same values" in flat
+    assert "serial and 2 workers gave identical results in 2 of 3" in flat
+    assert "serial took 1.9 min and 2 workers 1.2 min (1.58x): faster than serial here" in flat
+    assert "(1) went from 1.7 min to 1.0 min (1.67x)" in flat
+    assert "stopped after 3 of 4 experiments" in text and "not reached: `d`." in text
+    assert "- `b`: not yet explained." in text and "- `c`" not in text
+    assert "commit `0123456`" in flat

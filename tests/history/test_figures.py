@@ -6,6 +6,7 @@ import pytest
 
 from npuready.history.figures import KEY_FIGURES, KINDS, KIND_FIGURES, figures_for
 from npuready.paths import experiments_dir
+from npuready.history.select import concrete, select
 from npuready.site.pointer import resolve
 
 STORED = sorted(p.parent.name for p in experiments_dir().glob("*/result.json"))
@@ -21,7 +22,8 @@ def test_every_stored_experiment_has_key_figures_that_resolve_to_scalars(exp_id)
     figures = figures_for(exp_id, doc)
     assert figures, f"{exp_id}: no key figures; add them to npuready/history/figures.py"
     for fig in figures:
-        value = resolve(doc, fig.pointer)
+        assert concrete(doc, fig.pointer) is not None, (exp_id, fig.pointer)
+        value = select(doc, fig.pointer)
         assert isinstance(value, (int, float, bool, str)), (exp_id, fig.pointer, value)
         assert fig.kind in KINDS
         if fig.kind == "verdict":
@@ -31,14 +33,16 @@ def test_every_stored_experiment_has_key_figures_that_resolve_to_scalars(exp_id)
 
 
 @pytest.mark.parametrize("exp_id", sorted(KEY_FIGURES))
-def test_a_figure_read_from_a_table_row_names_that_rows_model_and_target(exp_id):
-    """Rows are addressed by index: the label must name what the row is, so a reordered table fails here."""
+def test_a_figure_read_from_a_table_row_selects_the_row_its_label_names(exp_id):
+    """Rows are selected by their fields (history.select), never by index: a reordered or grown table keeps
+    every figure on its row, and the label names what the row is."""
     doc = _doc(exp_id)
     for fig in KEY_FIGURES[exp_id]:
-        m = re.match(r"(.*/rows/\d+)/", fig.pointer)
+        assert not re.search(r"/rows/\d+(/|$)", fig.pointer), f"{fig.pointer}: select the row by its fields"
+        m = re.match(r"(.*/rows/\[[^]]*\])/", fig.pointer)
         if not m:
             continue
-        row = resolve(doc, m.group(1))
+        row = resolve(doc, concrete(doc, m.group(1)))
         model = str(row["model"]).rsplit("/", 1)[-1].removesuffix(".onnx")
         assert fig.label.split(":")[0].split()[-1] in (model,) or fig.label.startswith(model), (fig.label, row["model"])
         if "target" in row and " on " in fig.label:

@@ -58,3 +58,28 @@ def test_bad_method_and_empty_calibration_are_input_errors(calib):
         quantize_model(models.cnn(), calib, "magic")
     with pytest.raises(InputError, match="empty"):
         quantize_model(models.cnn(), [], "minmax")
+
+
+def test_a_sub_ending_the_graph_is_quantised_and_runs_on_the_integer_engine():
+    """YOLO's box decode ends an NPU body with Sub: onnxruntime's default op types leave it in float."""
+    from onnx import TensorProto as T, helper as h, numpy_helper as nh
+
+    from npuready.engine.export import export_integer_graph
+    from npuready.engine.numpy_engine import run
+
+    rng = np.random.default_rng(0)
+    w = rng.normal(0, 0.5, (4, 3, 3, 3)).astype(np.float32)
+    offset = rng.normal(0, 1, (1, 4, 1, 1)).astype(np.float32)
+    g = h.make_graph([h.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]),
+                      h.make_node("Sub", ["c", "offset"], ["y"])], "conv_sub",
+                     [h.make_tensor_value_info("x", T.FLOAT, [1, 3, 8, 8])],
+                     [h.make_tensor_value_info("y", T.FLOAT, [1, 4, 8, 8])],
+                     initializer=[nh.from_array(w, "w"), nh.from_array(offset, "offset")])
+    model = h.make_model(g, opset_imports=[h.make_opsetid("", 17)])
+    x = [rng.normal(0, 1, (1, 3, 8, 8)).astype(np.float32) for _ in range(8)]
+    q = quantize_model(model, x)
+    producer = {o: n.op_type for n in q.graph.node for o in n.output}
+    assert producer[q.graph.output[0].name] == "DequantizeLinear"
+    graph = export_integer_graph(q)
+    assert [op.kind for op in graph.ops].count("Add") == 1  # the Sub, as TFLite's SUB: an Add of a negated input
+    assert run(graph, x[0], keep=False)

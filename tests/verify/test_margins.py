@@ -30,7 +30,11 @@ def test_cause_names_the_model_for_near_ties_and_the_arithmetic_otherwise():
     assert cause(near, 1.0, 0).endswith("the integer engine matches LiteRT's reference kernels on every tensor")
     assert cause(near, 1.0, None).endswith("integer ⇄ LiteRT not checked (add --litert)")
     assert cause(far, 1.0, 0).startswith("model quantisation: 1 of 1 flips have a float gap of at least one")
-    assert cause(far, 0.5, 0).startswith("arithmetic: the integer engine agrees with fake-quant")
+    assert cause(far, 0.5, None).startswith("arithmetic: the integer engine agrees with fake-quant")
+    assert cause(far, 0.5, None).endswith("integer ⇄ LiteRT not checked (add --litert)")
+    # LiteRT computed the same codes: the int8 kernels move the model, the engine is not at fault
+    assert cause(far, 0.5, 0).startswith("int8 kernels, not the engine: the integer engine computes exactly what")
+    assert "on only 50.0% of top-1" in cause(far, 0.5, 0)
     assert cause(near, 1.0, 3).startswith("arithmetic: 3 int8 tensors differ from LiteRT")
 
 
@@ -62,6 +66,8 @@ def test_verify_explains_a_gate_failed_by_near_tied_logits(tmp_path, capsys):
     assert m["near_ties"] == 40 and m["flips"] > 0 and m["flips_below"]["1"] == m["flips"]
     assert doc["litert_reference"]["tensors_mismatched"] == 0
     assert doc["gate"]["cause"].startswith(f"model: {m['flips']} of {m['flips']} flips are near-ties")
+    # --litert ran: the cause says so, even without --require-bitexact
+    assert doc["gate"]["cause"].endswith("the integer engine matches LiteRT's reference kernels on every tensor")
     code = main(["verify", str(tmp_path / "f.onnx"), str(tmp_path / "q.onnx"), "--data", str(tmp_path / "x.npz")])
     text = capsys.readouterr().out
     assert code == 1

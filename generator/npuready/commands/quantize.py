@@ -29,6 +29,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="activation type (default: int8; the integer engine needs int8)")
     p.add_argument("--baseline", action="store_true",
                    help="write onnxruntime quantize_static (MinMax) instead of our observer")
+    p.add_argument("--layernorm", choices=["decompose", "keep"], default="decompose",
+                   help="decompose (default): rewrite each LayerNormalization before calibration into the int8 "
+                        "ops a TFLite converter emits (mean, subtract, square, mean, add epsilon, reciprocal square "
+                        "root as a table, multiply, add), so the model runs on LiteRT and 'verify --litert' can "
+                        "check it; keep: leave it whole (the integer engine then uses its own integer LayerNorm, "
+                        "which LiteRT cannot run)")
     add_shape_args(p)
     p.set_defaults(func=run)
 
@@ -50,12 +56,19 @@ def run(args: argparse.Namespace) -> int:
     data = load_inputs(args.calibration, args.images, shape)
     check_calibration(data.x, args.calibration)
     batches = [data.x[i:i + 1] for i in range(len(data.x))]
+    model, decomposed = g.model, 0
+    if args.layernorm == "decompose":
+        from npuready.engine.decompose_layernorm import decompose_layernorm
+
+        model, decomposed = decompose_layernorm(model)
     if args.baseline:
-        q = baseline_model(g.model, batches, per_channel=not args.per_tensor, activation_type=args.activation)
+        q = baseline_model(model, batches, per_channel=not args.per_tensor, activation_type=args.activation)
     else:
-        q = quantize_model(g.model, batches, args.method, per_channel=not args.per_tensor,
+        q = quantize_model(model, batches, args.method, per_channel=not args.per_tensor,
                            activation_type=args.activation)
     write_bytes(args.out, q.SerializeToString())
     what = "onnxruntime baseline" if args.baseline else f"method {args.method}"
-    print(f"wrote {args.out} ({what}, {len(batches)} calibration images from {data.source})", file=sys.stderr)
+    norms = f"; {decomposed} LayerNormalization decomposed into int8 ops" if decomposed else ""
+    print(f"wrote {args.out} ({what}, {len(batches)} calibration images from {data.source}{norms})",
+          file=sys.stderr)
     return 0

@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from npuready.commands.output import emit
-    from npuready.errors import InputError
+    from npuready.errors import InputError, in_file
     from npuready.commands.shape_args import load_pinned
     from npuready.quant.inputs import load_inputs
     from npuready.verify.data_check import check_evaluation, output_classes
@@ -77,32 +77,39 @@ def run(args: argparse.Namespace) -> int:
     shape = tuple(d if isinstance(d, int) else 1 for d in (fm.inputs[0].shape or ()))
     data = load_inputs(args.data, args.images, shape)
     check_evaluation(data.x, data.labels, output_classes(fm.model), args.data)
-    result = run_ladder(fm.model, qm.model, data.x, data.labels, rounding=args.rounding, engine=args.engine,
-                        model_name=Path(args.qdq_model).name, progress=_progress())
     check_litert = args.litert or args.require_bitexact
-    if args.save_integer_graph or check_litert:  # one export serves both (run_ladder keeps its own)
-        from npuready.engine import intgraph
-        from npuready.engine.export import export_integer_graph
+    if check_litert:
+        _require_litert()  # before minutes of work
+    with in_file(args.qdq_model):  # errors about a node name the QDQ file it is in
+        result = run_ladder(fm.model, qm.model, data.x, data.labels, rounding=args.rounding, engine=args.engine,
+                            model_name=Path(args.qdq_model).name, progress=_progress())
+        exportable = "integer" not in result.refused  # else the gate fails on the refusal (exit 1) and says why
+        if exportable and (args.save_integer_graph or check_litert):  # one export serves both
+            from npuready.engine import intgraph
+            from npuready.engine.export import export_integer_graph
 
-        graph = export_integer_graph(qm.model, rounding=args.rounding)
-    if args.save_integer_graph:
+            graph = export_integer_graph(qm.model, rounding=args.rounding)
+        litert = _litert_check(qm.model, data.x, graph, args) if check_litert and exportable else None
+    if args.save_integer_graph and exportable:
         intgraph.save(graph, args.save_integer_graph)
-    litert = _litert_check(qm.model, data.x, graph, args) if check_litert else None
     limits = GateLimits(args.min_agreement, args.max_drop)
-    verdict = gate(result, limits, litert if args.require_bitexact else None)
+    verdict = gate(result, limits, litert, require_bitexact=args.require_bitexact)
     text = (to_json(result, verdict, limits, litert) if args.format == "json"
             else to_text(result, verdict, limits, litert))
     emit(text, args.output)
     return verdict.exit_code
 
 
-def _litert_check(qdq, x, graph, args) -> dict:
+def _require_litert() -> None:
     from npuready.errors import InputError
 
     try:
         import ai_edge_litert  # noqa: F401
     except ImportError:
         raise InputError("--litert: ai-edge-litert is not installed; pip install 'npuready[validate]'") from None
+
+
+def _litert_check(qdq, x, graph, args) -> dict:
     from npuready.engine import cpp_engine, numpy_engine
     from npuready.verify.litert_oracle import compare_with_litert
 

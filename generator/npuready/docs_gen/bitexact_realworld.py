@@ -54,13 +54,14 @@ def render(result: dict[str, Any] | None = None) -> str:
         result = json.loads(path.read_text(encoding="utf-8"))
     res = result["results"]
     t = res["totals"]
+    task_s = sum(v for k, v in (result.get("timing") or {}).items() if k.endswith(".total"))
     lines = [INTRO.format(result=RESULT_PATH), "## Totals", "",
              *md_table(["models run", "tensors compared", "tensors mismatched vs LiteRT", "codes compared",
                         "codes mismatched", "C++ ⇄ NumPy tensors mismatched", "pending", "task time (s, summed over tasks)"],
                        [[md_cell(t["models_ran"]), md_cell(t["tensors_compared"]), md_cell(t["tensors_mismatched"]),
                          md_cell(t["elements_compared"]), md_cell(t["elements_mismatched"]),
                          md_cell(t["cpp_tensors_mismatched"]), md_cell(t["models_pending"]),
-                         md_cell(t["seconds"])]]),
+                         md_cell(round(task_s, 1))]]),
              "", "## Per architecture", "",
              *md_table(["model", "weights", "status", "images", "integer ops", "tensors compared",
                         "tensors mismatched", "codes mismatched", "C++ ⇄ NumPy mismatched", "top-1 integer vs float",

@@ -33,12 +33,19 @@ def _t(seconds: float) -> str:
     return f"{seconds:.1f} s"
 
 
-def _verdict(row: dict[str, Any]) -> str:
-    if "error" in row:
-        return f"not run: {row['error']}"
-    if row["identical"]:
+def _verdict(identical: bool | None, difference: str | None, error: str | None = None) -> str:
+    if error:
+        return f"not run: {error}"
+    if identical:
         return "identical"
-    return f"differs at `{row['first_difference']}`"
+    if difference and difference.startswith("/provenance/code/"):
+        changed = difference.removeprefix("/provenance/code/files/").replace("~1", "/").replace("~0", "~")
+        return f"same values; older code fingerprint (`{changed}` changed since)"
+    return f"differs at `{difference}`"
+
+
+def _row_verdict(row: dict[str, Any]) -> str:
+    return _verdict(row.get("identical"), row.get("first_difference"), row.get("error"))
 
 
 def load(root: Path) -> dict[str, Any] | None:
@@ -48,48 +55,57 @@ def load(root: Path) -> dict[str, Any] | None:
 
 def section(doc: dict[str, Any] | None, declared: list[str]) -> str:
     if doc is None:
-        return ("## Reproducing every committed result\n\nNot measured yet: run `nice -n 10 python "
+        return ("## Reproducing every committed result\n\nNot measured yet: run `python "
                 "benchmarks/reproduce_all.py` (writes " + str(RESULT) + ").\n")
     rows = doc["experiments"]
     ran = [r["experiment"] for r in rows]
     missing = [exp for exp in declared if exp not in ran]
+    w = doc["workers"]
     table = "\n".join(
         f"| `{r['experiment']}` | {r.get('tasks', '-')} | {r.get('mode', '-')} | {_t(r['serial_wall_s'])} | "
-        f"{_t(r['wall_s'])} | {r['wall_s'] / r['serial_wall_s']:.1f}x | {r['load_1min_before']} -> "
-        f"{r['load_1min_after']} | {_verdict(r)} |" for r in rows)
+        f"{_t(r['wall_s'])} | {r['serial_wall_s'] / r['wall_s']:.2f}x | {'serial' if r.get('serial_first') else 'workers'} | "
+        f"{r['load_1min_before']} -> {r['load_1min_after']} | "
+        f"{_verdict(r['serial'].get('identical'), r['serial'].get('first_difference'), r['serial'].get('error'))} | "
+        f"{_row_verdict(r)} | {'identical' if r.get('serial_vs_workers_identical') else 'differ'} |" for r in rows)
     serial = sum(r["serial_wall_s"] for r in rows)
     here = sum(r["wall_s"] for r in rows)
     same = sum(bool(r.get("identical")) for r in rows)
+    same_values = sum(bool(r.get("identical")) or "same values" in _row_verdict(r) for r in rows)
+    twins = sum(bool(r.get("serial_vs_workers_identical")) for r in rows)
     stopped = (f"The run was stopped after {len(rows)} of {len(declared)} experiments (shortest first, by their "
                f"committed wall time); not reached: {', '.join(f'`{e}`' for e in missing)}." if missing else
                f"Every one of the {len(declared)} declared experiments ran.")
-    differing = [r["experiment"] for r in rows if not r.get("identical") and "error" not in r]
+    differing = [r["experiment"] for r in rows if not r.get("identical") and "error" not in r
+                 and "same values" not in _row_verdict(r)]
     causes = "\n".join(f"- `{exp}`: {CAUSES.get(exp, 'not yet explained.')}" for exp in differing)
     faster = "faster" if here < serial else "slower"
+    big = [r for r in rows if r["serial_wall_s"] >= 60]
+    big_serial, big_here = sum(r["serial_wall_s"] for r in big), sum(r["wall_s"] for r in big)
     m = doc["machine"]
     return f"""## Reproducing every committed result
 
 <!-- generated from {RESULT} (benchmarks/reproduce_all.py); do not edit -->
 
-`benchmarks/reproduce_all.py` does what `npuready run --all --workers {doc['workers']} --out DIR` followed by
-`npuready run --all --compare DIR` do, in one process: every experiment runs on one local Dask cluster of
-{doc['workers']} workers into a separate folder (the committed results are not touched), and each `result.json` is
-compared with the committed one apart from its timing block and the commit it ran at
+`benchmarks/reproduce_all.py` does what `npuready run --all --serial --out A`, `npuready run --all --workers {w}
+--out B` and `npuready run --all --compare A|B` do, in one process, experiment by experiment: each experiment runs
+serially (one process, no Dask) and on one local Dask cluster of {w} workers, back to back (which goes first
+alternates), into separate folders (the committed results are not touched); each `result.json` is compared with
+the committed one and the two runs with each other, apart from the timing block and the commit they ran at
 (`npuready.experiments.compare`; a difference is named by its first JSON pointer). **Measured** at commit
 `{(doc['commit'] or '?')[:7]}` on this machine ({m['cpus']} CPUs): cluster start {_t(doc['cluster_start_s'])},
 {_t(doc['total_wall_s'])} in all; load average (1/5/15 min) {' / '.join(map(str, doc['load_1_5_15_before']))} before
 and {' / '.join(map(str, doc['load_1_5_15_after']))} at the last experiment. {stopped}
 
-| experiment | tasks | ran as | committed run (one process) | this run | this / committed | load (1 min) | result.json |
-|---|---|---|---|---|---|---|---|
+| experiment | tasks | ran as | serial | {w} workers | speed-up | first | load (1 min) | serial vs committed | workers vs committed | serial vs workers |
+|---|---|---|---|---|---|---|---|---|---|---|
 {table}
 
-{same} of {len(rows)} identical. Over the experiments that ran, the committed runs took {_t(serial)} and this run
-{_t(here)}: {faster} than serial here. The loads differed: the committed wall times were measured when each result
-was produced, at other commits and under loads the results do not record, while this run shared the two CPUs with
-other jobs (load above). The ratio therefore mixes what the workers gain with contention for the CPUs; the
-controlled comparison of one process against {doc['workers']} workers is the measurement at the top of this page
-(both in the same benchmark run).
+{same} of {len(rows)} identical to the committed result ({same_values} with the same values: the rest differ
+only in the fingerprint of the code that produced the committed file); serial and {w} workers gave identical
+results in {twins} of {len(rows)}. Over every experiment that ran, serial took {_t(serial)} and {w} workers
+{_t(here)} ({serial / here:.2f}x): {faster} than serial here. Experiments of a minute or more serially
+({len(big)}) went from {_t(big_serial)} to {_t(big_here)} ({big_serial / big_here:.2f}x); below that, starting
+tasks on the cluster costs about what the second worker gains.
 
 {'Why results differed:' if differing else ''}
 {causes}

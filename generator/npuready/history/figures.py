@@ -31,11 +31,17 @@ _ZOO = "/results/classifiers/rows/"
 _PTQ = "/results/accuracy/rows/"
 _CPT = "/results/costs/rows/"
 
+
+def _row(**fields: str) -> str:
+    """A row selector (``history.select``): the table row about these, wherever it sits."""
+    return "[" + ",".join(f"{k}={v.replace('~', '~0').replace('/', '~1')}" for k, v in fields.items()) + "]"
+
 KEY_FIGURES: dict[str, tuple[KeyFigure, ...]] = {
     "activation-swap": (
-        _f("vit_tiny on edge-10-nolut: top-1 before swap", "/results/accuracy/rows/1/accuracy_before", "accuracy"),
-        _f("vit_tiny on edge-10-nolut: top-1 after swap", "/results/accuracy/rows/1/accuracy_after_swap", "accuracy"),
-        _f("vit_tiny on edge-10-nolut: top-1 after recovery", "/results/accuracy/rows/1/accuracy_after_recovery",
+        _f("vit_tiny on edge-10-nolut: top-1 before swap", "/results/accuracy/rows/" + _row(model="vit_tiny", target="edge-10-nolut") + "/accuracy_before", "accuracy"),
+        _f("vit_tiny on edge-10-nolut: top-1 after swap", "/results/accuracy/rows/" + _row(model="vit_tiny", target="edge-10-nolut") + "/accuracy_after_swap", "accuracy"),
+        _f("vit_tiny on edge-10-nolut: top-1 after recovery", "/results/accuracy/rows/" + _row(model="vit_tiny", target="edge-10-nolut")
+           + "/accuracy_after_recovery",
            "accuracy"),
     ),
     "bitexact-litert": tuple(
@@ -51,11 +57,11 @@ KEY_FIGURES: dict[str, tuple[KeyFigure, ...]] = {
         _f("C++ vs NumPy tensors differing", "/results/totals/cpp_tensors_mismatched", "count"),
     ),
     "cost-per-target": (
-        _f("resnet20 on edge-10: cycles", _CPT + "49/cycles", "cycles"),
-        _f("resnet20 on ethos-u55-128: cycles", _CPT + "52/cycles", "cycles"),
-        _f("mobilenetv2 on edge-10: cycles", _CPT + "31/cycles", "cycles"),
-        _f("vit_tiny on edge-10: cycles", _CPT + "67/cycles", "cycles"),
-        _f("vit_tiny on edge-10-nolut: cycles", _CPT + "68/cycles", "cycles"),
+        _f("resnet20 on edge-10: cycles", _CPT + _row(model="resnet20", target="edge-10") + "/cycles", "cycles"),
+        _f("resnet20 on ethos-u55-128: cycles", _CPT + _row(model="resnet20", target="ethos-u55-128") + "/cycles", "cycles"),
+        _f("mobilenetv2 on edge-10: cycles", _CPT + _row(model="mobilenetv2", target="edge-10") + "/cycles", "cycles"),
+        _f("vit_tiny on edge-10: cycles", _CPT + _row(model="vit_tiny", target="edge-10") + "/cycles", "cycles"),
+        _f("vit_tiny on edge-10-nolut: cycles", _CPT + _row(model="vit_tiny", target="edge-10-nolut") + "/cycles", "cycles"),
     ),
     "cost-vs-scalesim": (
         _f("model x array pairs", "/results/summary/pairs", "count"),
@@ -94,9 +100,11 @@ KEY_FIGURES: dict[str, tuple[KeyFigure, ...]] = {
         _f("edge-10: lint errors", "/results/lint/targets/edge-10/summary/errors", "count"),
     ),
     "norm-fusion": tuple(
-        fig for i, m in ((0, "detector"), (1, "mobilenetv2"), (4, "resnet20"), (6, "tinycnn"), (7, "vit_tiny")) for fig in (
-            _f(f"zoo {m}: max |difference| after folding", f"/results/zoo/rows/{i}/max_abs_diff", "error"),
-            _f(f"zoo {m}: within tolerance", f"/results/zoo/rows/{i}/within_tolerance", "verdict"),
+        fig for m in ("detector", "mobilenetv2", "resnet20", "tinycnn", "vit_tiny") for fig in (
+            _f(f"zoo {m}: max |difference| after folding",
+               "/results/zoo/rows/" + _row(model=f"zoo/{m}.onnx") + "/max_abs_diff", "error"),
+            _f(f"zoo {m}: within tolerance", "/results/zoo/rows/" + _row(model=f"zoo/{m}.onnx") + "/within_tolerance",
+               "verdict"),
         )),
     "parity-ladder": tuple(
         fig for m in ("tinycnn", "resnet20", "mobilenetv2", "vit_tiny") for fig in (
@@ -128,22 +136,22 @@ KEY_FIGURES: dict[str, tuple[KeyFigure, ...]] = {
         _f("mobilenetv2 on edge-10: baseline cycles", "/results/mobilenetv2_baseline_cost/edge-10/cycles", "cycles"),
     ),
     "ptq-methods": (
-        _f("resnet20 minmax: INT8 top-1", _PTQ + "14/int8_accuracy", "accuracy"),
-        _f("resnet20 entropy: INT8 top-1", _PTQ + "17/int8_accuracy", "accuracy"),
-        _f("resnet20 QAT: INT8 top-1", _PTQ + "25/int8_accuracy", "accuracy"),
-        _f("mobilenetv2 minmax: INT8 top-1", _PTQ + "27/int8_accuracy", "accuracy"),
-        _f("mobilenetv2 entropy: INT8 top-1", _PTQ + "30/int8_accuracy", "accuracy"),
+        _f("resnet20 minmax: INT8 top-1", _PTQ + _row(model="resnet20", method="minmax", weights="per-channel") + "/int8_accuracy", "accuracy"),
+        _f("resnet20 entropy: INT8 top-1", _PTQ + _row(model="resnet20", method="entropy", weights="per-channel") + "/int8_accuracy", "accuracy"),
+        _f("resnet20 QAT: INT8 top-1", _PTQ + _row(model="resnet20", method="qat", weights="per-channel") + "/int8_accuracy", "accuracy"),
+        _f("mobilenetv2 minmax: INT8 top-1", _PTQ + _row(model="mobilenetv2", method="minmax", weights="per-channel") + "/int8_accuracy", "accuracy"),
+        _f("mobilenetv2 entropy: INT8 top-1", _PTQ + _row(model="mobilenetv2", method="entropy", weights="per-channel") + "/int8_accuracy", "accuracy"),
     ),
     "realworld-corpus": (
         _f("all sanity checks pass", "/results/summary/all_checks_ok", "verdict"),
     ),
     "zoo-training": (
-        _f("tinycnn: test top-1 (ONNX)", _ZOO + "0/onnx_accuracy", "accuracy"),
-        _f("resnet20: test top-1 (ONNX)", _ZOO + "1/onnx_accuracy", "accuracy"),
-        _f("mobilenetv2: test top-1 (ONNX)", _ZOO + "2/onnx_accuracy", "accuracy"),
-        _f("vit_tiny: test top-1 (ONNX)", _ZOO + "3/onnx_accuracy", "accuracy"),
-        _f("detector: mAP@0.5 (ONNX)", "/results/detector/rows/0/onnx_map50", "accuracy"),
-        _f("detector meets its target", "/results/detector/rows/0/meets_target", "verdict"),
+        _f("tinycnn: test top-1 (ONNX)", _ZOO + _row(model="tinycnn") + "/onnx_accuracy", "accuracy"),
+        _f("resnet20: test top-1 (ONNX)", _ZOO + _row(model="resnet20") + "/onnx_accuracy", "accuracy"),
+        _f("mobilenetv2: test top-1 (ONNX)", _ZOO + _row(model="mobilenetv2") + "/onnx_accuracy", "accuracy"),
+        _f("vit_tiny: test top-1 (ONNX)", _ZOO + _row(model="vit_tiny") + "/onnx_accuracy", "accuracy"),
+        _f("detector: mAP@0.5 (ONNX)", "/results/detector/rows/" + _row(model="detector") + "/onnx_map50", "accuracy"),
+        _f("detector meets its target", "/results/detector/rows/" + _row(model="detector") + "/meets_target", "verdict"),
     ),
 }
 

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from npuready.history.figures import KeyFigure, figures_for
 from npuready.history.gitrepo import GitRepo, HistoryUnavailable
-from npuready.site.pointer import resolve
+from npuready.history.select import select
 
 HISTORY_VERSION = 1
 RESULTS_DIR = "experiments"
@@ -29,7 +29,7 @@ def figure_value(doc: Mapping[str, Any] | None, fig: KeyFigure) -> Any:
     """The figure's value in a result document: a number, true/false, a word, or None when absent."""
     if doc is None:
         return ABSENT
-    value = resolve(doc, fig.pointer, ABSENT)
+    value = select(doc, fig.pointer, ABSENT)
     return value if isinstance(value, (int, float, str, bool)) or value is None else ABSENT
 
 

@@ -21,6 +21,16 @@ from npuready.quant.quiet import captured_logs, forward
 from npuready.quant.ranges import activation_ranges
 
 ACTIVATION_TYPES = ("int8", "uint8")
+# Beyond onnxruntime's default op types (its QLinear and QDQ registries): Sub, which the integer engine and
+# TFLite run like Add; without it a Sub whose output nothing quantised consumes (YOLO's box decode ending an
+# NPU body) is left in float and the integer export refuses the model.
+EXTRA_OP_TYPES = ("Sub",)
+
+
+def op_types_to_quantize() -> list[str]:
+    from onnxruntime.quantization.registry import QDQRegistry, QLinearOpsRegistry
+
+    return sorted(set(QLinearOpsRegistry) | set(QDQRegistry) | set(EXTRA_OP_TYPES))
 
 
 class _Reader:
@@ -71,7 +81,8 @@ def _quantize(model: onnx.ModelProto, batches, per_channel: bool, activation_typ
         with captured_logs() as records:
             quantize_static(str(src), str(dst), _Reader(name, batches), quant_format=QuantFormat.QDQ,
                             activation_type=act, weight_type=QuantType.QInt8, per_channel=per_channel,
-                            calibrate_method=CalibrationMethod.MinMax, extra_options=extra)
+                            calibrate_method=CalibrationMethod.MinMax, extra_options=extra,
+                            op_types_to_quantize=op_types_to_quantize())
         forward(records, "onnxruntime quantization")
         return onnx.load(dst)
 

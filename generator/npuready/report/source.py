@@ -37,5 +37,8 @@ def resolve(request: ReportRequest) -> ModelSource:
     check_batch(request.batch)
     data = path.read_bytes()
     graph = load(path, pins=ShapePins(request.input_shapes, request.batch))
-    return ModelSource(graph=graph, path=path, label=f"library:{recipe}" if recipe else path.name,
+    label = f"library:{recipe}" if recipe else path.name
+    if recipe is not None:  # every stage names the model by its recipe, not by a path in this machine's cache
+        graph.path, graph.name = None, label
+    return ModelSource(graph=graph, path=path, label=label,
                        sha256=hashlib.sha256(data).hexdigest(), recipe=recipe, weights=weights)

@@ -59,6 +59,12 @@ def cause(stats: MarginStats | None, integer_vs_fake_quant: float | None, litert
                 "inputs; the integer engine computes something TFLite does not")
     checked = ("the integer engine matches LiteRT's reference kernels on every tensor"
                if litert_mismatched == 0 else "integer ⇄ LiteRT not checked (add --litert)")
+    if integer_vs_fake_quant is not None and integer_vs_fake_quant < 0.9 and litert_mismatched == 0:
+        return (f"int8 kernels, not the engine: the integer engine computes exactly what LiteRT's reference "
+                f"kernels compute (0 tensors differ), yet agrees with fake-quant (the same QDQ model in float) on "
+                f"only {integer_vs_fake_quant:.1%} of top-1 predictions: this model is sensitive to the int8 "
+                "kernels' fixed-point steps (requantisation, integer means, fixed-point Softmax) that fake-quant's "
+                "float simulation does not reproduce")
     if integer_vs_fake_quant is not None and integer_vs_fake_quant < 0.9:
         return (f"arithmetic: the integer engine agrees with fake-quant (the same QDQ model in float) on only "
                 f"{integer_vs_fake_quant:.1%} of top-1 predictions; {checked}")
