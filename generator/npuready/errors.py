@@ -1,8 +1,4 @@
 """The one exception type that means "the input is unusable" (CLI exit code 2)."""
-from __future__ import annotations
-
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 
 class InputError(Exception):
@@ -15,16 +11,3 @@ class InputError(Exception):
     def __init__(self, message: str):
         text = " ".join(str(message).split())
         super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in text))  # names never drive a terminal
-
-
-@contextmanager
-def in_file(path) -> Iterator[None]:
-    """Prefix an ``InputError`` raised inside with the file it concerns (a node name alone does not say which of
-    the models a command read is at fault), unless the message already names it."""
-    try:
-        yield
-    except InputError as exc:
-        name = str(path)
-        if str(exc).startswith(name):
-            raise
-        raise InputError(f"{name}: {exc}") from None

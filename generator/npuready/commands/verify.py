@@ -61,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from npuready.commands.output import emit
-    from npuready.errors import InputError, in_file
+    from npuready.commands.in_file import in_file
+    from npuready.errors import InputError
     from npuready.commands.shape_args import load_pinned
     from npuready.quant.inputs import load_inputs
     from npuready.verify.data_check import check_evaluation, output_classes
