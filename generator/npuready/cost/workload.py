@@ -246,5 +246,18 @@ def _matmul(graph: Graph, node: Node, y, ifm: int) -> Workload:
         zero = zero_channel_bytes(graph, node.inputs[1], 0 if node.op_type == "Gemm" and node.attr("transB", 0) else -1)
         if node.op_type == "Gemm" and len(node.inputs) > 2 and node.inputs[2]:
             weights += BIAS_BYTES * n
+    fc = weights and batch == 1  # a constant B: a FullyConnected layer on an NPU
     return Workload("gemm", m=m, k=k, n=n, groups=batch, kernel=1, cin_per_group=k, ofm_elems=_numel(y),
-                    ifm_elems=ifm, weight_bytes=weights, zero_weight_bytes=zero)
+                    ifm_elems=ifm, weight_bytes=weights, zero_weight_bytes=zero,
+                    ofm_hwc=fc_ofm_hwc(m, n) if fc else (0, 0, 0))
+
+
+def fc_ofm_hwc(rows: int, n: int) -> tuple[int, int, int]:
+    """The (H, W, C) output a fully connected layer of ``rows`` input rows is computed as: regor (ethos-u-vela
+    5.2.0 sdist) ``GraphIrOptimiser::RewriteFullyConnected`` turns the ``rows`` batch into an H x W image,
+    ``W = max(rows // 16, ceil(sqrt(rows)))`` raised until it divides ``rows``, ``H = rows / W`` ("more square
+    H/W gives better performance"), so 49 token rows run as 7 x 7 pixels and 1 row as 1 x 1."""
+    w = max(rows // 16, math.isqrt(rows - 1) + 1 if rows > 1 else 1)
+    while rows % w:
+        w += 1
+    return (rows // w, w, n)
