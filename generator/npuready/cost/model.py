@@ -288,7 +288,7 @@ def _lowered_cost(node: Node, w: Workload, steps: tuple[Step, ...], t: Target, n
             c = max(c, math.ceil(step.work.ofm_elems / _lut_rate(math.inf, t)))  # the LUT runs in this output stage
         m, s_bytes, d_bytes = _memory(step.work, t)
         compute, memory, sram, dram = compute + c, memory + m, sram + s_bytes, dram + d_bytes
-        cycles += max(c, m) + (t.dram_latency_cycles if d_bytes else 0)
+        cycles += max(c, m) + (t.dram_latency_cycles if d_bytes else 0) + step.work.fixed_cycles
         vector_ops += step.work.vector_ops
         mac_ops += step.work.macs if step.work.kind == "gemm" else 0  # MAC-array steps (unrolled convs)
     bound = "none" if cycles == 0 else ("compute" if compute >= memory else "memory")

@@ -70,6 +70,7 @@ class Workload:
     ifm_bits: int = 8  # element width of the activations read (int32 inside lowered sequences)
     ofm_bits: int = 8  # element width of the output
     store_bits: int = 0  # bits per output element the memory traffic counts (0 = ofm_bits)
+    fixed_cycles: int = 0  # cycles the op pays beyond compute and memory (per-op prologue/epilogue latencies)
     graph_input_elems: int = 0  # activation elements read straight from a graph input
     graph_input_channels: int = 0  # innermost (NHWC channel) length of that input
     fusable: bool = False
