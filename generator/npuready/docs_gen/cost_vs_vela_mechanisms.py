@@ -61,8 +61,8 @@ OPEN = (
     "**Weight compression beyond zero runs** (weight-bound layers on the Ethos-U55, weights in 0.5 GB/s "
     "flash): the codec's palette and Golomb-Rice modes also shrink non-zero weights by an amount that depends "
     "on their value distribution (`total_npu_encoded_weights` against `total_original_weights` in each row's "
-    "`vela_summary`: RepVGG-A0's re-parameterised random kernels compress, Kaiming-normal ones hardly). The "
-    "mirrors count one byte per non-zero-channel weight; a ratio taken from Vela's output would be a constant "
+    "`vela_summary`: RepVGG-A0's random weights compress well below their size, most other models' hardly). "
+    "The mirrors count one byte per non-zero-channel weight; a ratio taken from Vela's output would be a constant "
     "fitted to it, and re-implementing the codec is not done.",
     "**Weight prefetch and per-op fixed costs** (small layers, chiefly on the Ethos-U65): "
     "`EstimateMacOpCycles` adds the first IFM block's read and the last OFM block's write (`MinimumIfmCycles`, "
