@@ -50,3 +50,14 @@ def test_zero_channels_shorten_a_weight_bound_layer_on_the_u55_mirror():
     dense, sparse = (estimate(_conv(z), "ethos-u55-128").layers[0] for z in (0, 8))
     # weights come from flash at 1 byte per cycle (0.5 GB/s at 500 MHz); 8 of 16 channels x 72 bytes fewer
     assert dense.memory_cycles - sparse.memory_cycles == 8 * 8 * 9
+
+
+def test_a_grouped_conv_splits_its_zero_channels_by_group():
+    w = np.random.default_rng(2).standard_normal((8, 2, 3, 3)).astype(np.float32)
+    w[:3] = 0.0  # group 0 (channels 0-3) has three all-zero channels, group 1 none
+    nodes = [helper.make_node("Conv", ["x", "w"], ["y"], name="conv", kernel_shape=[3, 3], group=2)]
+    g = load(make_model(nodes, [vi("x", [1, 4, 6, 6])], [vi("y", [1, 8, 4, 4])], [numpy_helper.from_array(w, "w")]))
+    from npuready.cost.lowering import lower
+
+    convs = [s for s in lower(g, g.nodes[0], load_target("ethos-u55-128")) if s.vela_op == "Conv2D"]
+    assert [(s.work.weight_bytes, s.work.zero_weight_bytes) for s in convs] == [(72, 3 * 18), (72, 0)]

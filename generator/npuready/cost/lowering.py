@@ -55,7 +55,7 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
-from npuready.cost.workload import BIAS_BYTES, Workload, _is_const, _numel, _shape, hwc, workload
+from npuready.cost.workload import BIAS_BYTES, Workload, _is_const, _numel, _shape, hwc, workload, zero_channels
 from npuready.targets.gelu_pattern import gelu_members, gelu_span
 from npuready.graph import Graph, Node
 from npuready.targets import Target
@@ -287,9 +287,12 @@ def _grouped_conv(graph: Graph, node: Node) -> tuple[Step, ...] | None:
         return None
     g = w.groups
     one = dataclasses.replace(w, groups=1, ofm_elems=w.ofm_elems // g, ifm_elems=w.ifm_elems // g,
-                              weight_bytes=w.weight_bytes // g)
+                              weight_bytes=w.weight_bytes // g, zero_weight_bytes=0)
+    zero = zero_channels(graph, node.inputs[1], 0)  # all-zero output channels: each costs w.k weight bytes
+    convs = tuple(Step("Conv", one if zero is None else dataclasses.replace(
+        one, zero_weight_bytes=int(zero[i * w.n:(i + 1) * w.n].sum()) * w.k), "Conv2D") for i in range(g))
     copy = _ew("Identity", one.ofm_elems, one.ofm_elems, "Quantize")
-    return tuple(Step("Conv", one, "Conv2D") for _ in range(g)) + (copy,) * (g - 1)
+    return convs + (copy,) * (g - 1)
 
 
 def _padded(node: Node, x: tuple[int, ...], y: tuple[int, ...], kernel: tuple[int, int],

@@ -24,6 +24,8 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from npuready.graph import Graph, Node
 
 FREE_OPS = frozenset({
@@ -191,18 +193,26 @@ def _const_value(graph: Graph, name: str):
     return None
 
 
-def zero_channel_bytes(graph: Graph, name: str, axis: int) -> int:
-    """int8 bytes of the constant weight ``name`` that lie in all-zero slices along output axis ``axis``
-    (a conv's output channels, a Gemm/MatMul's output columns); 0 when the value is unknown. A weight
-    encoder with zero runs stores such slices in a few bytes (``npuready.cost.model``); the tensor's value
-    is read here, not only its shape, because how well weights compress depends on them."""
+def zero_channels(graph: Graph, name: str, axis: int) -> np.ndarray | None:
+    """Per output slice along ``axis`` of the constant weight ``name`` (a conv's output channels, a
+    Gemm/MatMul's output columns): True where all its weights are zero; None when the value is unknown.
+    A weight encoder with zero runs stores such slices in a few bytes (``npuready.cost.model``); the value
+    is read here, not only the shape, because how well weights compress depends on them."""
     value = _const_value(graph, name)
     if value is None or value.ndim == 0:
-        return 0
-    import numpy as np
-
+        return None
     moved = np.moveaxis(np.asarray(value), axis, 0).reshape(value.shape[axis], -1)
-    return int((~moved.any(axis=1)).sum()) * moved.shape[1]
+    return ~moved.any(axis=1)
+
+
+def zero_channel_bytes(graph: Graph, name: str, axis: int) -> int:
+    """int8 bytes of the constant weight ``name`` in its all-zero output slices (``zero_channels``); 0 when
+    the value is unknown."""
+    mask = zero_channels(graph, name, axis)
+    if mask is None or not mask.size:
+        return 0
+    per_slice = math.prod(_const_value(graph, name).shape) // mask.size
+    return int(mask.sum()) * per_slice
 
 
 def _conv(graph: Graph, node: Node, y, ifm: int) -> Workload:
