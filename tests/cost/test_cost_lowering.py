@@ -78,6 +78,17 @@ def test_activation_matmul_steps_and_weight_matmul_untouched():
     assert lower(g, _node(g, "proj"), t) is None  # constant weights: FullyConnected on the MAC array
 
 
+def test_each_matmul_column_pays_its_memory_latencies():
+    g = _attention()
+    # one ReduceSum per output column (TOKENS for q.k^T, DIM for p.v), each reading the int32 scratch and
+    # writing SRAM: U55 scratch in SRAM (32 + 32), U65 scratch in DRAM (500 + 32)
+    u55, u65 = load_target("ethos-u55-128"), load_target("ethos-u65-256")
+    assert lower(g, _node(g, "qk"), u55)[1].work.fixed_cycles == TOKENS * 64
+    assert lower(g, _node(g, "pv"), u55)[1].work.fixed_cycles == DIM * 64
+    assert lower(g, _node(g, "qk"), u65)[1].work.fixed_cycles == TOKENS * 532
+    assert lower(g, _node(g, "qk"), u65)[0].work.fixed_cycles == 0  # the Mul is an elementwise op: no prologue
+
+
 def test_lowered_cost_is_the_sum_of_its_steps():
     g, t = _attention(), load_target("ethos-u65-256")
     layers = {lc.node: lc for lc in estimate(g, t).layers}
@@ -89,7 +100,7 @@ def test_lowered_cost_is_the_sum_of_its_steps():
             compute = op_compute(s.op, s.work, t)[0]
             if i + 1 < len(steps) and steps[i + 1].op == "LUT":  # the table runs in this step's output stage
                 compute = max(compute, math.ceil(s.work.ofm_elems / t.lut_elems_per_cycle))
-            expect += max(compute, memory) + (t.dram_latency_cycles if dram else 0)
+            expect += max(compute, memory) + (t.dram_latency_cycles if dram else 0) + s.work.fixed_cycles
         assert layers[name].device == "npu" and layers[name].cycles == expect, name
 
 

@@ -74,3 +74,15 @@ def test_a_tensor_written_by_rows_apart_is_one_entry():
     result = compare(graph, target, rows + [again], dict(summary, cycles_total=summary["cycles_total"] + 7))
     npu = [layer.cycles for layer in estimate(graph, target).layers if layer.device == "npu"]
     assert result["ours_cycles"] == sum(npu)  # every ONNX node counted once
+
+
+def test_cpu_rows_do_not_absorb_the_npu_rows_before_them():
+    rows, summary = _fixture()
+    graph = load(pool_net())
+    # Vela leaves a layer to the CPU (Passthrough): an unnamed NPU row before it belongs to the next NPU tensor
+    unnamed = dict(rows[2], **{"Name": "#17", "Op Cycles": 11})
+    cpu = dict(rows[2], **{"Target": "CPU", "NNG Operator": "Passthrough", "Op Cycles": 0})
+    ops = vela.vela_ops(rows[:2] + [unnamed, cpu] + rows[2:], graph)
+    assert [o["tensor"] for o in ops] == [o["tensor"] for o in vela.vela_ops(rows, graph)]
+    assert ops[1]["cycles"] == vela.vela_ops(rows, graph)[1]["cycles"] + 11
+    assert "Passthrough" not in ops[1]["vela_ops"]

@@ -33,7 +33,8 @@ Vela's lowering for Ethos-U55/U65 (INT8), on a tensor of ``R`` rows of length ``
   and ``EthosU55RCSGenerator::InsertMatMulCommand`` / ``EthosU55Performance::EstimateMatMulCycles``
   (``architecture/ethosu55/``) run, for every output column, a Mul of the first operand by one row of
   the second into an int32 scratch buffer and a ReduceSum of it — the same element counts in total.
-  Not modelled: that Transpose, the per-column command overhead and the int32 width of the scratch.
+  Each of the ``N`` per-column ReduceSums pays its memories' read and write latencies (``_column_latency``).
+  Not modelled: that Transpose, the per-column block transfers and the int32 width of the scratch.
 - **Conv with a stride above 3** (the Ethos-U55/U65 kernel takes strides 1-3; a ViT patch embedding
   has stride = kernel) — Vela 5.2.0's C++ core (regor, in the ``ethos-u-vela`` 5.2.0 source
   distribution: ``ethosu/regor/compiler/graphir_optimiser.cpp``, ``GraphIrOptimiser::UnrollKernelStrides``)
@@ -54,7 +55,7 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
-from npuready.cost.workload import BIAS_BYTES, Workload, _is_const, _numel, _shape, hwc, workload
+from npuready.cost.workload import BIAS_BYTES, Workload, _is_const, _numel, _shape, hwc, workload, zero_channels
 from npuready.targets.gelu_pattern import gelu_members, gelu_span
 from npuready.graph import Graph, Node
 from npuready.targets import Target
@@ -83,7 +84,7 @@ def lower(graph: Graph, node: Node, target: Target) -> tuple[Step, ...] | None:
     if node.op_type == "BatchNormalization":
         return _batch_norm(graph, node)
     if node.op_type in ("MatMul", "MatMulInteger", "QLinearMatMul"):
-        return _activation_matmul(graph, node)
+        return _activation_matmul(graph, node, target)
     if node.op_type == "Conv":
         return _grouped_conv(graph, node) or _unrolled_strided_conv(graph, node)
     return _nop_passes(graph, node, target)
@@ -217,7 +218,20 @@ def _batch_norm(graph: Graph, node: Node) -> tuple[Step, ...] | None:
     return (_ew("Mul", n, n, const_of=hwc(y)), _ew("Add", n, n, const_of=hwc(y)))
 
 
-def _activation_matmul(graph: Graph, node: Node) -> tuple[Step, ...] | None:
+def _column_latency(target: Target) -> int:
+    """Fixed cycles each per-column ReduceSum of a lowered MatMul pays: regor's ``EstimateMatMulCycles``
+    repeats a Mul and a ReduceSum for every output column, and ``EstimateMacOpCycles`` adds to each ReduceSum
+    (a whole op: scheduling First and Last) its first IFM block's read (``MinimumIfmCycles``: the read latency
+    of the memory holding the int32 scratch, plus the block's transfer) and its last OFM block's write
+    (``MinimumOfmCycles``: the write latency of SRAM, plus the transfer). Only the two latencies are counted
+    (the transfers depend on the block the compiler picks). The scratch lives in the feature-map memory
+    (``scheduler_packing.cpp``: ``scratchTensor->memArea = FeatureMapMemory()``): DRAM on a target whose
+    arena is in DRAM (``scratch_in_dram``), else SRAM."""
+    read = target.dram_latency_cycles if target.scratch_in_dram else target.sram_latency_cycles
+    return read + target.sram_latency_cycles
+
+
+def _activation_matmul(graph: Graph, node: Node, target: Target) -> tuple[Step, ...] | None:
     if len(node.inputs) < 2 or _is_const(graph, node.inputs[1]) or _is_const(graph, node.inputs[0]):
         return None  # a constant operand is a weight stream: the MAC array runs it (FullyConnected)
     a = _shape(graph, node.inputs[0])
@@ -232,7 +246,8 @@ def _activation_matmul(graph: Graph, node: Node) -> tuple[Step, ...] | None:
         # the Mul writes an int32 scratch (rate: outputCycles[2]); regor's MeasureElementAccess counts the
         # scratch in elements (tmpRead = tmpWrite = ifmRead[0], not turned into bytes), so 1 byte each here
         _bits(_ew("Mul", products, products + b_elems, "MatMul (Mul)"), 8, 32, store_bits=8),
-        _reduce("ReduceSum", outputs, k, "MatMul (ReduceSum)"),
+        Step("ReduceSum", Workload("pool", kernel=k, ofm_elems=outputs, ifm_elems=outputs * k,
+                                   fixed_cycles=y[-1] * _column_latency(target)), "MatMul (ReduceSum)"),
     )
 
 
@@ -272,9 +287,12 @@ def _grouped_conv(graph: Graph, node: Node) -> tuple[Step, ...] | None:
         return None
     g = w.groups
     one = dataclasses.replace(w, groups=1, ofm_elems=w.ofm_elems // g, ifm_elems=w.ifm_elems // g,
-                              weight_bytes=w.weight_bytes // g)
+                              weight_bytes=w.weight_bytes // g, zero_weight_bytes=0)
+    zero = zero_channels(graph, node.inputs[1], 0)  # all-zero output channels: each costs w.k weight bytes
+    convs = tuple(Step("Conv", one if zero is None else dataclasses.replace(
+        one, zero_weight_bytes=int(zero[i * w.n:(i + 1) * w.n].sum()) * w.k), "Conv2D") for i in range(g))
     copy = _ew("Identity", one.ofm_elems, one.ofm_elems, "Quantize")
-    return tuple(Step("Conv", one, "Conv2D") for _ in range(g)) + (copy,) * (g - 1)
+    return convs + (copy,) * (g - 1)
 
 
 def _padded(node: Node, x: tuple[int, ...], y: tuple[int, ...], kernel: tuple[int, int],

@@ -182,13 +182,23 @@ def _memory(w: Workload, t: Target) -> tuple[int, int, int]:
     from_input = w.graph_input_elems if t.graph_inputs_in_dram else 0
     acts = ((w.ifm_elems - from_input) * w.ifm_bits + w.ofm_elems * (w.store_bits or w.ofm_bits)) // 8  # bytes
     fits = acts <= t.sram_kib * 1024
-    consts = w.weight_bytes + const_operand_bytes(w, t)
+    consts = streamed_weight_bytes(w, t) + const_operand_bytes(w, t)
     sram = (acts if fits else 0) + (consts if t.weight_memory == "sram" else 0)
     dram = (0 if fits else acts) + (consts if t.weight_memory == "dram" else 0) + graph_input_bytes(w, t)
     hz = t.clock_mhz * 1e6
     dram_cycles = dram / (t.dram_gbps * 1e9 / hz)
     sram_cycles = sram / (t.sram_gbps * 1e9 / hz) if t.sram_gbps else 0.0
     return math.ceil(max(dram_cycles, sram_cycles)), sram, dram
+
+
+def streamed_weight_bytes(w: Workload, t: Target) -> int:
+    """Weight bytes a layer streams: all of them, or on a target whose weight encoder has zero runs
+    (``weight_zero_runs``) all but the output channels whose weights are all zero. Vela's weight codec
+    (ethos-u-vela 5.2.0 ``mlw_codec/mlw_encode.c``: ``update_palette`` switches on zero-run mode when zeros
+    dominate, ``only_zeros`` for a slice with no other value) codes a run of zeros in a few bits, and Vela
+    streams the encoded size (regor ``EthosU55Performance::ElementTransferToBytes``: ``encodedWeightSize``).
+    Other weights are counted at one byte each (the codec does not shrink near-uniform random weights)."""
+    return w.weight_bytes - (w.zero_weight_bytes if t.weight_zero_runs else 0)
 
 
 def const_operand_bytes(w: Workload, t: Target) -> int:
@@ -278,7 +288,7 @@ def _lowered_cost(node: Node, w: Workload, steps: tuple[Step, ...], t: Target, n
             c = max(c, math.ceil(step.work.ofm_elems / _lut_rate(math.inf, t)))  # the LUT runs in this output stage
         m, s_bytes, d_bytes = _memory(step.work, t)
         compute, memory, sram, dram = compute + c, memory + m, sram + s_bytes, dram + d_bytes
-        cycles += max(c, m) + (t.dram_latency_cycles if d_bytes else 0)
+        cycles += max(c, m) + (t.dram_latency_cycles if d_bytes else 0) + step.work.fixed_cycles
         vector_ops += step.work.vector_ops
         mac_ops += step.work.macs if step.work.kind == "gemm" else 0  # MAC-array steps (unrolled convs)
     bound = "none" if cycles == 0 else ("compute" if compute >= memory else "memory")

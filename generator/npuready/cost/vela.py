@@ -8,7 +8,9 @@ Vela writes ``<model>_per-layer.csv`` (one row per NNG operator: "Original Opera
 The exporter keeps ONNX tensor names, so a Vela row is matched to the ONNX nodes that produce its
 tensor since the previous matched tensor (a fused Conv+ReLU is one Vela operator and two ONNX nodes).
 Vela rows whose tensor is not in the ONNX graph (e.g. ``..._intermediate`` of a lowered Mean) are
-merged into the next row that is; rows of a tensor seen before (a Concat that Vela writes with several
+merged into the next row that is; rows Vela leaves to the CPU (``Target`` CPU, NNG operator Passthrough: 0 NPU
+cycles, e.g. a GatherV2) are dropped, so they never absorb the NPU rows before them (the transposes Vela adds
+around a CPU Gather belong to the NPU layer that consumes them); rows of a tensor seen before (a Concat that Vela writes with several
 ops, not always one after another) are merged into its first entry, so each tensor's ONNX nodes are
 costed once.
 """
@@ -89,6 +91,8 @@ def vela_ops(rows: list[dict], graph: Graph) -> list[dict]:
     ops: list[dict] = []
     pending: list[dict] = []
     for row in rows:
+        if row.get("Target") == "CPU":  # a CPU Passthrough row has no NPU cycles and is not an anchor
+            continue
         pending.append(row)
         if row["Name"] not in graph.tensors and row["Name"] not in graph.producers:
             continue

@@ -1,6 +1,8 @@
 """What one ONNX node asks of an NPU: its kind of work and the sizes the cost formulas need.
 
-``workload(graph, node)`` reads only static shapes (never tensor values). Kinds:
+``workload(graph, node)`` reads static shapes; the only tensor values it reads are constant weights, to count
+the output channels whose weights are all zero (``zero_weight_bytes``: a weight codec stores them in almost
+no bytes). Kinds:
 
 - ``gemm``        Conv (group == 1 or grouped), ConvTranspose, Gemm, MatMul: ``groups`` GEMMs of
                   M x K x N (M = output pixels, K = Cin/group * kernel, N = Cout/group).
@@ -21,6 +23,8 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
+
+import numpy as np
 
 from npuready.graph import Graph, Node
 
@@ -61,12 +65,14 @@ class Workload:
     ofm_elems: int = 0
     ifm_elems: int = 0  # activation elements read (constants excluded)
     weight_bytes: int = 0  # int8 weights + int32 bias
+    zero_weight_bytes: int = 0  # bytes of weight_bytes in output channels whose weights are all zero
     ops: int = 1  # vector passes per output element
     const_reads: int = 0  # non-scalar constant operands an elementwise op reads once per output element
     ofm_hwc: tuple[int, int, int] = (0, 0, 0)  # the output as the NHWC (H, W, C) an Ethos-U compiler sees
     ifm_bits: int = 8  # element width of the activations read (int32 inside lowered sequences)
     ofm_bits: int = 8  # element width of the output
     store_bits: int = 0  # bits per output element the memory traffic counts (0 = ofm_bits)
+    fixed_cycles: int = 0  # cycles the op pays beyond compute and memory (per-op prologue/epilogue latencies)
     graph_input_elems: int = 0  # activation elements read straight from a graph input
     graph_input_channels: int = 0  # innermost (NHWC channel) length of that input
     fusable: bool = False
@@ -174,6 +180,41 @@ def _const_reads(graph: Graph, node: Node) -> int:
     return sum(1 for i in node.inputs[:2] if i and _is_const(graph, i) and _numel(_shape(graph, i)) > 1)
 
 
+def _const_value(graph: Graph, name: str):
+    """The value of a constant operand, through the DequantizeLinear/Cast/Identity ``_is_const`` follows."""
+    for _ in range(4):
+        value = graph.constant(name)
+        if value is not None:
+            return value
+        p = graph.producers.get(name)
+        if p is None or p.op_type not in ("DequantizeLinear", "Cast", "Identity") or not p.inputs:
+            return None
+        name = p.inputs[0]
+    return None
+
+
+def zero_channels(graph: Graph, name: str, axis: int) -> np.ndarray | None:
+    """Per output slice along ``axis`` of the constant weight ``name`` (a conv's output channels, a
+    Gemm/MatMul's output columns): True where all its weights are zero; None when the value is unknown.
+    A weight encoder with zero runs stores such slices in a few bytes (``npuready.cost.model``); the value
+    is read here, not only the shape, because how well weights compress depends on them."""
+    value = _const_value(graph, name)
+    if value is None or value.ndim == 0:
+        return None
+    moved = np.moveaxis(np.asarray(value), axis, 0).reshape(value.shape[axis], -1)
+    return ~moved.any(axis=1)
+
+
+def zero_channel_bytes(graph: Graph, name: str, axis: int) -> int:
+    """int8 bytes of the constant weight ``name`` in its all-zero output slices (``zero_channels``); 0 when
+    the value is unknown."""
+    mask = zero_channels(graph, name, axis)
+    if mask is None or not mask.size:
+        return 0
+    per_slice = math.prod(_const_value(graph, name).shape) // mask.size
+    return int(mask.sum()) * per_slice
+
+
 def _conv(graph: Graph, node: Node, y, ifm: int) -> Workload:
     w = _shape(graph, node.inputs[1]) if len(node.inputs) > 1 else None
     x = _shape(graph, node.inputs[0])
@@ -186,12 +227,14 @@ def _conv(graph: Graph, node: Node, y, ifm: int) -> Workload:
     if node.op_type == "ConvTranspose":  # w: [Cin, Cout/g, k...]; scatter form: M = input pixels
         m = x[0] * math.prod(x[2:])
         return Workload("gemm", m=m, k=w[0] // group, n=w[1] * kernel, groups=group, kernel=1,
-                        cin_per_group=w[0] // group, ofm_elems=_numel(y), ifm_elems=ifm, weight_bytes=weights)
+                        cin_per_group=w[0] // group, ofm_elems=_numel(y), ifm_elems=ifm, weight_bytes=weights,
+                        zero_weight_bytes=zero_channel_bytes(graph, node.inputs[1], 1))
     m = y[0] * math.prod(y[2:])
     cin_g, cout_g = w[1], w[0] // group
     kind = "depthwise" if group > 1 and cin_g == 1 else "gemm"
     return Workload(kind, m=m, k=cin_g * kernel, n=cout_g, groups=group, kernel=kernel, cin_per_group=cin_g,
-                    ofm_elems=_numel(y), ifm_elems=ifm, weight_bytes=weights, ofm_hwc=hwc(y) if y[0] == 1 else (0, 0, 0))
+                    ofm_elems=_numel(y), ifm_elems=ifm, weight_bytes=weights, ofm_hwc=hwc(y) if y[0] == 1 else (0, 0, 0),
+                    zero_weight_bytes=zero_channel_bytes(graph, node.inputs[1], 0))
 
 
 def _matmul(graph: Graph, node: Node, y, ifm: int) -> Workload:
@@ -208,10 +251,24 @@ def _matmul(graph: Graph, node: Node, y, ifm: int) -> Workload:
         n = y[-1] if len(y) >= 1 else 1
         m = y[-2] if len(y) >= 2 else 1
         batch = max(1, _numel(y) // max(1, m * n))
-    weights = 0
+    weights = zero = 0
     if _is_const(graph, node.inputs[1]):
         weights = _numel(b)
+        zero = zero_channel_bytes(graph, node.inputs[1], 0 if node.op_type == "Gemm" and node.attr("transB", 0) else -1)
         if node.op_type == "Gemm" and len(node.inputs) > 2 and node.inputs[2]:
             weights += BIAS_BYTES * n
+    fc = weights and batch == 1  # a constant B: a FullyConnected layer on an NPU
     return Workload("gemm", m=m, k=k, n=n, groups=batch, kernel=1, cin_per_group=k, ofm_elems=_numel(y),
-                    ifm_elems=ifm, weight_bytes=weights)
+                    ifm_elems=ifm, weight_bytes=weights, zero_weight_bytes=zero,
+                    ofm_hwc=fc_ofm_hwc(m, n) if fc else (0, 0, 0))
+
+
+def fc_ofm_hwc(rows: int, n: int) -> tuple[int, int, int]:
+    """The (H, W, C) output a fully connected layer of ``rows`` input rows is computed as: regor (ethos-u-vela
+    5.2.0 sdist) ``GraphIrOptimiser::RewriteFullyConnected`` turns the ``rows`` batch into an H x W image,
+    ``W = max(rows // 16, ceil(sqrt(rows)))`` raised until it divides ``rows``, ``H = rows / W`` ("more square
+    H/W gives better performance"), so 49 token rows run as 7 x 7 pixels and 1 row as 1 x 1."""
+    w = max(rows // 16, math.isqrt(rows - 1) + 1 if rows > 1 else 1)
+    while rows % w:
+        w += 1
+    return (rows // w, w, n)

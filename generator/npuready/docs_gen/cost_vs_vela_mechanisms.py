@@ -33,28 +33,62 @@ MODELLED = (
      "selects `outputCycles[1]` for int32 operands and `[2]` for a Mul into an int32 result (the MatMul "
      "scratch of `EstimateMatMulCycles`, which `MeasureElementAccess` counts in elements). The mirrors use "
      "those rates and move 4 bytes per int32 element."),
+    ("Encoded weights: zero runs", "`no_zero_runs`",
+     "`EthosU55Performance::ElementTransferToBytes` charges a layer's weight reads as the ENCODED size "
+     "(`encodedWeightSize`), and Vela's weight codec (`mlw_codec/mlw_encode.c`: `update_palette` switches to "
+     "zero-run mode when zeros dominate, `only_zeros` for a slice with nothing else) codes runs of zeros in a "
+     "few bits. timm zero-initialises the last BatchNorm of each residual block, which folds into an all-zero "
+     "conv; the mirrors (`weight_zero_runs`) stream no bytes for output channels whose weights are all zero "
+     "and one byte per other weight."),
+    ("Per-column latencies of the lowered MatMul", "`no_column_latency`",
+     "`EstimateMatMulCycles` repeats a Mul and a ReduceSum for every output column of an activation x "
+     "activation MatMul, and `EstimateMacOpCycles` adds to each ReduceSum its first IFM block's read and last "
+     "OFM block's write (`MinimumIfmCycles` / `MinimumOfmCycles`). The mirrors count the two memory latencies "
+     "per column (`vela.ini` SRAM 32 cycles; the int32 scratch sits in the feature-map memory, "
+     "`scheduler_packing.cpp`, which is DRAM with 500 cycles on the U65's `Dedicated_Sram`), not the block "
+     "transfers."),
+    ("Fully connected rows as an image", "—",
+     "`GraphIrOptimiser::RewriteFullyConnected` turns a fully connected layer's R input rows into an H x W "
+     "image with W = max(R / 16, ceil(sqrt R)) raised to a divisor of R; the mirrors count that image's "
+     "micro-blocks (49 ViT tokens: 7 x 7), not R / micro-block rows."),
+    ("CPU rows in the comparison", "—",
+     "Vela leaves a GatherV2 to the CPU (`Passthrough`, 0 NPU cycles); the adapter drops such rows before "
+     "matching, so the transposes Vela adds around them join the NPU layer that consumes them instead of a "
+     "CPU row the mirror (which also leaves the Gather to the host) prices at zero."),
 )
 
 OPEN = (
-    "**Weight compression** (deep layers on the Ethos-U55, weights in 0.5 GB/s flash): Vela streams its "
-    "encoded weights (`total_npu_encoded_weights` in each row's `vela_summary`, well below the original size "
-    "for these random weights); the encoded size depends on the weight values, which the cost model, reading "
-    "shapes only, does not see, so weight-bound convs cost the mirror more than Vela. Not fitted: a "
-    "compression ratio taken from Vela's output would be a constant fitted to it.",
+    "**Weight compression beyond zero runs** (weight-bound layers on the Ethos-U55, weights in 0.5 GB/s "
+    "flash): the codec's palette and Golomb-Rice modes also shrink non-zero weights by an amount that depends "
+    "on their value distribution (`total_npu_encoded_weights` against `total_original_weights` in each row's "
+    "`vela_summary`: RepVGG-A0's random weights compress well below their size, most other models' hardly). "
+    "The mirrors count one byte per non-zero-channel weight; a ratio taken from Vela's output would be a constant "
+    "fitted to it, and re-implementing the codec is not done.",
     "**Weight prefetch and per-op fixed costs** (small layers, chiefly on the Ethos-U65): "
-    "`EstimateFullOpPerformance` adds a layer's first weight DMA unless the previous layer left slack to "
-    "prefetch it, and `EstimateMacOpCycles` adds the first IFM block's read, the last OFM block's write and "
-    "one block of output stage; both depend on the scheduler's block and slack choices, which the mirror does "
-    "not reproduce (it pays one DRAM latency per layer instead).",
+    "`EstimateMacOpCycles` adds the first IFM block's read and the last OFM block's write (`MinimumIfmCycles`, "
+    "`MinimumOfmCycles`: memory latency plus one block's burst-weighted transfer) and `MeasureAccessCycles` "
+    "charges only the weights not prebuffered during the previous op (`firstWeightDMASize`); both depend on "
+    "the block (`FindBlockConfig`) and scheduler slack, which the mirrors do not reproduce for convs. The "
+    "activation x activation MatMul pays the block transfers once per output column as well; the mirrors "
+    "count only the latencies there.",
     "**Transpose and channel shuffles**: most of Vela's Transpose rows are layout transposes the ONNX-to-TFLite "
-    "export writes around rank-5 reshapes (NCHW <-> NHWC) plus Vela's decomposition of a 5-D permutation into "
-    "4-D ones; the ONNX graph has one Transpose per shuffle and the mirror prices one memory round trip. A "
-    "Gather the mirror sends to the host (not in its op table) is a CPU Passthrough in Vela too, but the export's "
-    "layout transposes before it are merged into its row, hence the zero-cost rows.",
+    "export writes around the rank-5 reshape of a channel shuffle (NCHW <-> NHWC), each of which regor "
+    "decomposes (`scheduler_decompose.cpp` `DecomposeTranspose`: a selection sort of the axes, each swap "
+    "`SwapAxes` -> one to five 3-D transposes) and costs by memory access with burst factors "
+    "(`MeasureCycleCost`, Compound branch; `EstimateMemoryTransfer`); the ONNX graph has one Transpose per "
+    "shuffle and the mirrors price one memory round trip.",
+    "**Explicit padding Vela cannot fold**: TFLite has only SAME/VALID padding, so the export writes a PAD "
+    "before a MaxPool or a grouped conv whose ONNX pads differ from SAME; `GraphIrOptimiser::"
+    "ReplacePadByExplicitPadding` folds it only into a following convolution, and `RewritePad` otherwise fills "
+    "each padded side with a MemoryCopy from a constant in flash/DRAM. The mirrors price the pooling or conv "
+    "without those fills.",
     "**NHCWB16 rounding**: Vela stores some int32 intermediates of the lowered Softmax in NHCWB16, which "
     "rounds their channels up to 16; the mirror prices the plain element counts.",
-    "**Intermediate tensors in DRAM on the U65** (the MatMul's int32 scratch, feature maps that do not fit "
-    "the 384 KiB cache): the mirror keeps an op's tensors in SRAM when its input and output fit.",
+    "**Intermediate tensors in DRAM on the U65** (the MatMul's int32 scratch, tensors a CPU layer hands back, "
+    "feature maps that do not fit the 384 KiB cache): the mirror keeps an op's tensors in SRAM when its input "
+    "and output fit.",
+    "**HardSigmoid** (MobileNetV3's squeeze-excite gate): TFLite has no HARD_SIGMOID; the float exporter has no "
+    "lowering for it and the mirrors place it on the host, so that model is skipped.",
 )
 
 

@@ -32,8 +32,9 @@ _OPTIONAL = {
     "mul_elems_per_cycle": ((int, float), True), "lowering": (str, False),
     "lut_elems_per_cycle": ((int, float), True), "elementwise_block_bytes": (int, True),
     "const_burst_bytes": (int, True), "pool_min_kernel": (int, True),
-    "graph_inputs_in_dram": (bool, False), "int32_elems_per_cycle": ((int, float), True),
-    "mul32_elems_per_cycle": ((int, float), True),
+    "graph_inputs_in_dram": (bool, False), "weight_zero_runs": (bool, False),
+    "sram_latency_cycles": (int, False), "scratch_in_dram": (bool, False),
+    "int32_elems_per_cycle": ((int, float), True), "mul32_elems_per_cycle": ((int, float), True),
 }
 LOWERINGS = ("none", "vela")  # npuready.cost.lowering
 # Every number in the file needs a line in [sources] saying where it comes from.
@@ -41,7 +42,8 @@ _SOURCE_GROUPS = {
     "array": ("array_rows", "array_cols", "cores", "clock_mhz", "dot_width", "engine", "channel_block",
               "part_kernel_step"),
     "memory": ("sram_kib", "dram_gbps", "sram_gbps", "weight_memory", "dram_latency_cycles",
-               "elementwise_block_bytes", "const_burst_bytes", "graph_inputs_in_dram"),
+               "elementwise_block_bytes", "const_burst_bytes", "graph_inputs_in_dram", "weight_zero_runs",
+               "sram_latency_cycles", "scratch_in_dram"),
     "vector": ("vector_lanes", "depthwise_engine", "output_elems_per_cycle", "elementwise_elems_per_cycle",
                "weight_load_cycles", "global_pool_as_depthwise", "pool_ops_per_cycle", "mul_elems_per_cycle",
                "pool_min_kernel", "int32_elems_per_cycle", "mul32_elems_per_cycle",

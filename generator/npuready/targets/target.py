@@ -76,6 +76,9 @@ class Target:
     int32_elems_per_cycle: float | None = None  # elementwise op reading int32 operands (lowered sequences)
     mul32_elems_per_cycle: float | None = None  # int8 Mul writing an int32 result
     graph_inputs_in_dram: bool = False  # graph input tensors stay in DRAM (not in the SRAM the layers use)
+    sram_latency_cycles: int = 0  # SRAM read/write latency an op's first IFM / last OFM block pays
+    scratch_in_dram: bool = False  # compiler scratch (a lowered MatMul's int32 products) in DRAM, not SRAM
+    weight_zero_runs: bool = False  # the weight encoder codes all-zero output channels in (almost) no bytes
     pool_min_kernel: int = 0  # a pooling pass takes at least this many kernel-element steps (Ethos-U: 4)
     lowering: str = "none"  # compiler lowering of ops without a kernel (npuready.cost.lowering): none | vela
     reference: Mapping[str, str] = field(default_factory=dict)  # external tool settings a mirror matches
