@@ -13,6 +13,7 @@ import hashlib
 import os
 import shutil
 import subprocess
+import weakref
 from functools import lru_cache
 from pathlib import Path
 
@@ -36,8 +37,8 @@ _P64 = np.ctypeslib.ndpointer(np.int64, flags="C_CONTIGUOUS")
 _I, _L = C.c_int, C.c_int64
 
 SIGNATURES = {
-    "npr_conv": [_P8] + [_I] * 4 + [_P8] + [_I] * 4 + [_P32] + [_I] * 11 + [_P32, _P32, _I, _I, _I, _P8],
-    "npr_gemm": [_P8, _I, _I, _P8, _I, _P32, _I, _I, _P32, _P32, _I, _I, _I, _P8],
+    "npr_conv": [_P8] + [_I] * 4 + [_P8, _P32] + [_I] * 4 + [_P32] + [_I] * 11 + [_P32, _P32, _I, _I, _I, _P8],
+    "npr_gemm": [_P8, _I, _I, _P32, _I, _P32, _I, _I, _P32, _P32, _I, _I, _I, _P8],
     "npr_add": [_P8, _P8, _L] + [_I] * 3 + [_I] * 6 + [_I] * 4 + [_P8],
     "npr_mul": [_P8, _P8, _L, _I, _I, _I, _I, _I, _I, _I, _I, _P8],
     "npr_maxpool": [_P8] + [_I] * 12 + [_P8],
@@ -55,6 +56,7 @@ SIGNATURES = {
     "npr_prelu": [_P8, _P8, _L] + [_I] * 10 + [_P8],
     "npr_layernorm": [_P8, _L, _I, _I, _I, _L, _I, _I, _P64, _P64, _I, _I, _P8],
 }
+RETURNS = {"npr_pair_tile": ([_I], C.c_int)}
 
 
 def sources() -> list[Path]:
@@ -95,7 +97,47 @@ def library() -> C.CDLL:
         fn = getattr(lib, name)
         fn.argtypes = args
         fn.restype = None
+    for name, (args, res) in RETURNS.items():
+        getattr(lib, name).argtypes, getattr(lib, name).restype = args, res
     return lib
+
+
+TILE_KINDS = ("scalar", "sse2", "avx2")
+
+
+def tile_kind(kind: str | None = None) -> str:
+    """The matrix-product kernel in use (``pairgemm.cpp``): the widest this CPU runs unless ``kind`` picks a
+    narrower one (the tests compare them all; every kind gives the same integers)."""
+    return TILE_KINDS[library().npr_pair_tile(-1 if kind is None else TILE_KINDS.index(kind))]
+
+
+def weight_pairs(w: np.ndarray) -> np.ndarray:
+    """int8 (rows, k) weights as pairgemm.h's int32 pairs (rows, ceil(k / 2)): w[:, 2i] in the low 16 bits,
+    w[:, 2i+1] in the high 16 bits."""
+    w = np.asarray(w, np.int8).reshape(len(w), -1)
+    if w.shape[1] % 2:
+        w = np.concatenate([w, np.zeros((len(w), 1), np.int8)], axis=1)
+    lo = w[:, 0::2].astype(np.int16).view(np.uint16).astype(np.uint32)
+    hi = w[:, 1::2].astype(np.int16).view(np.uint16).astype(np.uint32)
+    return np.ascontiguousarray((lo | (hi << 16)).view(np.int32))
+
+
+_PREPARED: dict[int, tuple[weakref.ref, dict]] = {}
+
+
+def _prepared(p) -> dict:
+    """Per-op constant buffers of Conv and Gemm (contiguous weights, packed pairs, int32 per-channel vectors),
+    made on the op's first call and kept as long as its weight array lives (arrays are not hashable: keyed
+    by identity, dropped by a finalizer)."""
+    w = p["weight"]
+    ref, got = _PREPARED.get(id(w), (None, None))
+    if ref is None or ref() is not w:
+        o = len(w)
+        got = {"weight": _c8(w), "pairs": weight_pairs(w), "bias": _c32(p["bias"], o),
+               "multiplier": _c32(p["multiplier"], o), "shift": _c32(p["shift"], o)}
+        _PREPARED[id(w)] = (weakref.ref(w), got)
+        weakref.finalize(w, _PREPARED.pop, id(w), None)
+    return got
 
 
 def _c8(a) -> np.ndarray:
@@ -120,28 +162,29 @@ def _rescale(p, x: np.ndarray, lo: int, hi: int, rounding: int) -> np.ndarray:
 # ----- one function per op kind, mirroring engine/ops/<op>.py ---------------------------------
 def _conv(op, xs, r):
     p, x = op.params, _c8(xs[0])
-    w = _c8(p["weight"])
+    k = _prepared(p)
+    w = k["weight"]
     n, c, h, wd = x.shape
     o, cg, kh, kw = w.shape
     (sh, sw), (dh, dw), (pt, pl, pb, pr) = p["strides"], p["dilations"], p["pads"]
     oh = (h + pt + pb - dh * (kh - 1) - 1) // sh + 1
     ow = (wd + pl + pr - dw * (kw - 1) - 1) // sw + 1
     y = np.empty((n, o, oh, ow), np.int8)
-    library().npr_conv(x, n, c, h, wd, w, o, cg, kh, kw, _c32(p["bias"], o), sh, sw, dh, dw, pt, pl, oh, ow,
-                       p["group"], p["input_zero_point"], p["output_zero_point"], _c32(p["multiplier"], o),
-                       _c32(p["shift"], o), p["act_min"], p["act_max"], r, y)
+    library().npr_conv(x, n, c, h, wd, w, k["pairs"], o, cg, kh, kw, k["bias"], sh, sw, dh, dw, pt, pl, oh, ow,
+                       p["group"], p["input_zero_point"], p["output_zero_point"], k["multiplier"], k["shift"],
+                       p["act_min"], p["act_max"], r, y)
     return y
 
 
 def _gemm(op, xs, r):
     p, x = op.params, _c8(xs[0])
-    w = _c8(p["weight"])
-    o, k = w.shape
+    pre = _prepared(p)
+    o, k = p["weight"].shape
     lead = x.shape[:-1]
     n = int(np.prod(lead)) if lead else 1
     y = np.empty((*lead, o), np.int8)
-    library().npr_gemm(x, n, k, w, o, _c32(p["bias"], o), p["input_zero_point"], p["output_zero_point"],
-                       _c32(p["multiplier"], o), _c32(p["shift"], o), p["act_min"], p["act_max"], r, y)
+    library().npr_gemm(x, n, k, pre["pairs"], o, pre["bias"], p["input_zero_point"], p["output_zero_point"],
+                       pre["multiplier"], pre["shift"], p["act_min"], p["act_max"], r, y)
     return y
 
 

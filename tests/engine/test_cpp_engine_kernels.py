@@ -1,0 +1,88 @@
+"""The C++ Conv and Gemm kernels (packed pair product, depthwise planes, several images per product) equal the
+NumPy engine's on random ops with edge shapes, with every tile kernel this CPU runs."""
+import numpy as np
+import pytest
+
+from npuready.engine import cpp_engine, fixedpoint, numpy_engine
+from npuready.engine.intgraph import IntOp
+
+KINDS = cpp_engine.TILE_KINDS[:cpp_engine.TILE_KINDS.index(cpp_engine.tile_kind()) + 1]
+
+
+@pytest.fixture(params=KINDS)
+def tile(request):
+    best = cpp_engine.tile_kind()
+    assert cpp_engine.tile_kind(request.param) == request.param
+    yield request.param
+    cpp_engine.tile_kind(best)
+
+
+def _channel_params(rng, o: int) -> dict:
+    m0, shift = fixedpoint.conv_multipliers(0.03, rng.uniform(0.001, 0.02, o), rng.uniform(0.02, 0.5))
+    return {"bias": rng.integers(-5000, 5000, o).astype(np.int32), "multiplier": m0, "shift": shift,
+            "input_zero_point": int(rng.integers(-128, 128)), "output_zero_point": int(rng.integers(-128, 128)),
+            "act_min": -128, "act_max": int(rng.choice([127, 60]))}
+
+
+def _conv_op(rng, c, o, group, k, stride, dil, pads, rounding):
+    weight = rng.integers(-127, 128, (o, c // group, *k)).astype(np.int8)
+    params = {"weight": weight, "strides": list(stride), "dilations": list(dil), "pads": list(pads),
+              "group": group, **_channel_params(rng, o)}
+    return IntOp("conv", "Conv", ("x",), ("y",), params, rounding)
+
+
+CONVS = [  # (c, o, group, kernel, stride, dilation, pads (t, l, b, r), h, w, images)
+    (3, 16, 1, (3, 3), (2, 2), (1, 1), (1, 1, 1, 1), 17, 15, 3),      # stem: odd K (27), odd sizes
+    (8, 5, 1, (1, 1), (1, 1), (1, 1), (0, 0, 0, 0), 4, 4, 70),        # pointwise: many images per product
+    (7, 9, 1, (1, 1), (2, 2), (1, 1), (0, 0, 0, 0), 9, 9, 2),         # strided pointwise, rows not /4
+    (6, 6, 1, (5, 3), (1, 3), (2, 1), (2, 0, 3, 1), 12, 13, 2),       # asymmetric kernel, pads, stride, dilation
+    (16, 16, 2, (3, 3), (1, 1), (1, 1), (1, 1, 1, 1), 8, 8, 2),       # grouped
+    (24, 24, 3, (3, 3), (2, 2), (1, 1), (0, 1, 1, 0), 9, 10, 3),      # grouped (regnet-like), uneven pads
+    (12, 12, 12, (3, 3), (1, 1), (1, 1), (1, 1, 1, 1), 7, 9, 2),      # depthwise
+    (10, 10, 10, (5, 5), (2, 2), (1, 1), (2, 2, 2, 2), 11, 8, 2),     # depthwise 5x5 stride 2
+    (6, 6, 6, (3, 3), (1, 2), (2, 2), (2, 0, 1, 3), 6, 7, 1),         # depthwise dilated, uneven pads
+    (4, 8, 4, (3, 3), (1, 1), (1, 1), (1, 1, 1, 1), 5, 5, 2),         # depthwise with channel multiplier 2
+    (5, 4, 1, (3, 3), (1, 1), (1, 1), (0, 0, 0, 0), 3, 3, 4),         # one output pixel per image
+    (2, 3, 1, (7, 7), (1, 1), (1, 1), (3, 3, 3, 3), 2, 2, 1),         # kernel larger than the image
+]
+
+
+@pytest.mark.parametrize("rounding", ["double", "single"])
+@pytest.mark.parametrize("case", CONVS, ids=[f"conv{i}" for i in range(len(CONVS))])
+def test_conv_kernel_equals_numpy(case, rounding, tile):
+    c, o, group, k, stride, dil, pads, h, w, n = case
+    rng = np.random.default_rng(CONVS.index(case))
+    op = _conv_op(rng, c, o, group, k, stride, dil, pads, rounding)
+    x = rng.integers(-128, 128, (n, c, h, w)).astype(np.int8)
+    want = numpy_engine.run_op(op, [x])
+    got = cpp_engine.run_op(op, [x])
+    assert got.shape == want.shape
+    assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("rounding", ["double", "single"])
+@pytest.mark.parametrize("lead,k,o", [((1,), 1, 1), ((3,), 7, 5), ((17,), 192, 35), ((2, 17), 64, 16),
+                                      ((40,), 33, 4)])
+def test_gemm_kernel_equals_numpy(lead, k, o, rounding, tile):
+    rng = np.random.default_rng(k * 31 + o)
+    params = {"weight": rng.integers(-127, 128, (o, k)).astype(np.int8), **_channel_params(rng, o)}
+    op = IntOp("fc", "Gemm", ("x",), ("y",), params, rounding)
+    x = rng.integers(-128, 128, (*lead, k)).astype(np.int8)
+    assert np.array_equal(cpp_engine.run_op(op, [x]), numpy_engine.run_op(op, [x]))
+
+
+def test_extreme_codes_accumulate_exactly(tile):
+    """All inputs -128 with zero point 127 and weights -127/127: the largest |product| the pair sum sees."""
+    rng = np.random.default_rng(0)
+    op = _conv_op(rng, 64, 8, 1, (3, 3), (1, 1), (1, 1), (1, 1, 1, 1), "double")
+    op.params["weight"][:] = np.where(rng.random(op.params["weight"].shape) < 0.5, -127, 127)
+    op.params["input_zero_point"] = 127
+    x = np.full((2, 64, 5, 5), -128, np.int8)
+    assert np.array_equal(cpp_engine.run_op(op, [x]), numpy_engine.run_op(op, [x]))
+
+
+def test_weight_pairs_pack_low_then_high_half():
+    w = np.array([[1, -1, -128], [127, 0, 5]], np.int8)
+    pairs = cpp_engine.weight_pairs(w)
+    assert pairs.shape == (2, 2) and pairs.dtype == np.int32
+    assert pairs.view(np.int16).reshape(2, 4).tolist() == [[1, -1, -128, 0], [127, 0, 5, 0]]
