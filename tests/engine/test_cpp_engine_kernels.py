@@ -86,3 +86,46 @@ def test_weight_pairs_pack_low_then_high_half():
     pairs = cpp_engine.weight_pairs(w)
     assert pairs.shape == (2, 2) and pairs.dtype == np.int32
     assert pairs.view(np.int16).reshape(2, 4).tolist() == [[1, -1, -128, 0], [127, 0, 5, 0]]
+
+
+def _add_op(rng, rounding: str, sub: bool = False) -> IntOp:
+    s1, s2, so = rng.uniform(0.01, 0.1, 3)
+    twice = 2 * max(s1, s2)
+    m1, sh1 = fixedpoint.quantize_multiplier(s1 / twice)
+    m2, sh2 = fixedpoint.quantize_multiplier(s2 / twice)
+    mo, sho = fixedpoint.quantize_multiplier(twice / ((1 << 20) * so))
+    return IntOp("add", "Add", ("a", "b"), ("y",), {
+        "input1_zero_point": int(rng.integers(-128, 128)), "input2_zero_point": int(rng.integers(-128, 128)),
+        "left_shift": 20, "input1_multiplier": m1, "input1_shift": sh1, "input2_multiplier": -m2 if sub else m2,
+        "input2_shift": sh2, "output_multiplier": mo, "output_shift": sho,
+        "output_zero_point": int(rng.integers(-128, 128)), "act_min": -128, "act_max": 127}, rounding)
+
+
+@pytest.mark.parametrize("rounding", ["double", "single"])
+@pytest.mark.parametrize("shapes", [((5,), (5,)), ((2, 17, 768), (768,)), ((768,), (2, 17, 768)),
+                                    ((2, 17, 192), (2, 17, 1)), ((4, 300), ()), ((3, 1, 40), (1, 20, 1))],
+                         ids=["short", "bias-after", "bias-before", "per-row", "scalar", "both-broadcast"])
+def test_add_equals_numpy_direct_and_by_tables(shapes, rounding):
+    """Short tensors take the direct path, long ones (>= 512 elements) the per-code tables; both broadcast."""
+    rng = np.random.default_rng(len(shapes[0]))
+    for sub in (False, True):
+        op = _add_op(rng, rounding, sub)
+        a, b = (rng.integers(-128, 128, s).astype(np.int8) for s in shapes)
+        want = numpy_engine.run_op(op, [a, b])
+        assert np.array_equal(cpp_engine.run_op(op, [a, b]), want)
+
+
+@pytest.mark.parametrize("rounding", ["double", "single"])
+@pytest.mark.parametrize("size", [7, 1023, 1024, 5000])
+@pytest.mark.parametrize("rescale", [True, False])
+def test_rescale_equals_numpy_direct_and_by_table(size, rescale, rounding):
+    rng = np.random.default_rng(size)
+    m, s = fixedpoint.quantize_multiplier(float(rng.uniform(0.2, 3.0)))
+    p = {"input_zero_point": int(rng.integers(-128, 128)), "multiplier": m, "shift": s,
+         "output_zero_point": int(rng.integers(-128, 128))} if rescale else None
+    x = rng.integers(-128, 128, size).astype(np.int8)
+    for lo, hi in ((-128, 127), (-20, 90)):
+        op = IntOp("r", "Rescale", ("x",), ("y",), {"rescale": p, "act_min": lo, "act_max": hi}, rounding)
+        want = numpy_engine.run_op(op, [x])
+        got = cpp_engine.run_op(op, [x])
+        assert got.dtype == np.int8 and np.array_equal(got, want)

@@ -148,8 +148,18 @@ def _c32(a, n: int) -> np.ndarray:
     return np.ascontiguousarray(np.broadcast_to(np.asarray(a, dtype=np.int32), (n,)))
 
 
+def _broadcast8(a, b) -> tuple[np.ndarray, np.ndarray]:
+    """Both operands as contiguous int8 of the broadcast shape (no copy for an operand that has it)."""
+    if a.shape == b.shape:
+        return _c8(a), _c8(b)
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    return tuple(_c8(v if v.shape == shape else np.broadcast_to(v, shape)) for v in (a, b))
+
+
 def _rescale(p, x: np.ndarray, lo: int, hi: int, rounding: int) -> np.ndarray:
     x = _c8(x)
+    if p is None and lo == -128 and hi == 127:  # same quantisation, no clamp: nothing to do
+        return x
     y = np.empty_like(x)
     if p is None:
         library().npr_rescale(x, x.size, 0, 0, 0, 0, 0, lo, hi, rounding, y)
@@ -190,7 +200,7 @@ def _gemm(op, xs, r):
 
 def _add(op, xs, r):
     p = op.params
-    a, b = (_c8(v) for v in np.broadcast_arrays(xs[0], xs[1]))
+    a, b = _broadcast8(xs[0], xs[1])
     y = np.empty_like(a)
     library().npr_add(a, b, a.size, p["input1_zero_point"], p["input2_zero_point"], p["left_shift"],
                       p["input1_multiplier"], p["input1_shift"], p["input2_multiplier"], p["input2_shift"],
@@ -201,7 +211,7 @@ def _add(op, xs, r):
 
 def _mul(op, xs, r):
     p = op.params
-    a, b = (_c8(v) for v in np.broadcast_arrays(xs[0], xs[1]))
+    a, b = _broadcast8(xs[0], xs[1])
     y = np.empty_like(a)
     library().npr_mul(a, b, a.size, p["input1_zero_point"], p["input2_zero_point"], p["multiplier"], p["shift"],
                       p["output_zero_point"], p["act_min"], p["act_max"], r, y)
