@@ -31,6 +31,7 @@ SRC = Path(__file__).parent / "cpp"
 FLAGS = ["-O2", "-fvect-cost-model=dynamic", "-std=c++17", "-shared", "-fPIC"]  # portable: SSE2 baseline
 ROUNDING_CODE = {"double": 0, "single": 1}
 _P8 = np.ctypeslib.ndpointer(np.int8, flags="C_CONTIGUOUS")
+_P16 = np.ctypeslib.ndpointer(np.int16, flags="C_CONTIGUOUS")
 _P32 = np.ctypeslib.ndpointer(np.int32, flags="C_CONTIGUOUS")
 _PF = np.ctypeslib.ndpointer(np.float32, flags="C_CONTIGUOUS")
 _P64 = np.ctypeslib.ndpointer(np.int64, flags="C_CONTIGUOUS")
@@ -38,7 +39,7 @@ _I, _L = C.c_int, C.c_int64
 
 SIGNATURES = {
     "npr_conv": [_P8] + [_I] * 4 + [_P8, _P32] + [_I] * 4 + [_P32] + [_I] * 11 + [_P32, _P32, _I, _I, _I, _P8],
-    "npr_gemm": [_P8, _I, _I, _P32, _I, _P32, _I, _I, _P32, _P32, _I, _I, _I, _P8],
+    "npr_gemm": [_P8, _I, _I, _P32, _P16, _I, _P32, _I, _I, _P32, _P32, _I, _I, _I, _P8],
     "npr_add": [_P8, _P8, _L] + [_I] * 3 + [_I] * 6 + [_I] * 4 + [_P8],
     "npr_mul": [_P8, _P8, _L, _I, _I, _I, _I, _I, _I, _I, _I, _P8],
     "npr_maxpool": [_P8] + [_I] * 12 + [_P8],
@@ -122,6 +123,17 @@ def weight_pairs(w: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray((lo | (hi << 16)).view(np.int32))
 
 
+def weight_cols(w: np.ndarray, tile_cols: int = 16) -> np.ndarray:
+    """int8 (rows, k) weights as pairgemm.h's PairCols of the transposed matrix (k × rows): int16
+    (ceil(k / 2), rows rounded up to ``tile_cols``, 2), element (k, r) at [k // 2, r, k % 2], padding 0."""
+    w = np.asarray(w, np.int8).reshape(len(w), -1)
+    rows, k = w.shape
+    out = np.zeros(((k + 1) // 2, -(-rows // tile_cols) * tile_cols, 2), np.int16)
+    out[:, :rows, 0] = w[:, 0::2].T
+    out[:k // 2, :rows, 1] = w[:, 1::2].T
+    return out
+
+
 _PREPARED: dict[int, tuple[weakref.ref, dict]] = {}
 
 
@@ -133,7 +145,8 @@ def _prepared(p) -> dict:
     ref, got = _PREPARED.get(id(w), (None, None))
     if ref is None or ref() is not w:
         o = len(w)
-        got = {"weight": _c8(w), "pairs": weight_pairs(w), "bias": _c32(p["bias"], o),
+        got = {"weight": _c8(w), "pairs": weight_pairs(w), "cols": weight_cols(w) if w.ndim == 2 else None,
+               "bias": _c32(p["bias"], o),
                "multiplier": _c32(p["multiplier"], o), "shift": _c32(p["shift"], o)}
         _PREPARED[id(w)] = (weakref.ref(w), got)
         weakref.finalize(w, _PREPARED.pop, id(w), None)
@@ -193,7 +206,7 @@ def _gemm(op, xs, r):
     lead = x.shape[:-1]
     n = int(np.prod(lead)) if lead else 1
     y = np.empty((*lead, o), np.int8)
-    library().npr_gemm(x, n, k, pre["pairs"], o, pre["bias"], p["input_zero_point"], p["output_zero_point"],
+    library().npr_gemm(x, n, k, pre["pairs"], pre["cols"], o, pre["bias"], p["input_zero_point"], p["output_zero_point"],
                        pre["multiplier"], pre["shift"], p["act_min"], p["act_max"], r, y)
     return y
 

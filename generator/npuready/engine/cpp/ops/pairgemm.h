@@ -33,27 +33,39 @@ struct PairCols {
 using PairTile = void (*)(const int32_t* const* w, int kp, const int16_t* b, int64_t stride, int32_t* out);
 PairTile pair_tile();  // the widest kernel this CPU runs (pairgemm.cpp, chosen at run time; npr_pair_tile)
 
+// b given as its packed data (kp rows of pp column pairs; only the first ``cols`` columns are stored)
 template <typename Store>
-void pair_gemm(const int32_t* wp, int rows, const PairCols& b, Store store) {
+void pair_gemm(const int32_t* wp, int rows, const int16_t* b, int kp, int pp, int cols, Store store) {
   const PairTile tile = pair_tile();
-  const std::vector<int32_t> zero(b.kp, 0);
+  const std::vector<int32_t> zero(kp, 0);
   alignas(32) int32_t out[kTileRows * kTileCols];
   constexpr int kChunk = 256;  // columns per pass: the b panel stays in L2 while every row block reads it
-  const int end = (b.cols + kTileCols - 1) / kTileCols * kTileCols;  // cols may be below the allocated pp
+  const int end = (cols + kTileCols - 1) / kTileCols * kTileCols;  // cols may be below the allocated pp
   for (int c0 = 0; c0 < end; c0 += kChunk) {
     const int c1 = std::min(end, c0 + kChunk);
     for (int r0 = 0; r0 < rows; r0 += kTileRows) {
       const int nr = std::min(kTileRows, rows - r0);
       const int32_t* w[kTileRows];
-      for (int j = 0; j < kTileRows; ++j) w[j] = j < nr ? wp + static_cast<int64_t>(r0 + j) * b.kp : zero.data();
+      for (int j = 0; j < kTileRows; ++j) w[j] = j < nr ? wp + static_cast<int64_t>(r0 + j) * kp : zero.data();
       for (int p0 = c0; p0 < c1; p0 += kTileCols) {
-        tile(w, b.kp, b.data.data() + static_cast<int64_t>(p0) * 2, static_cast<int64_t>(b.pp) * 2, out);
-        const int np = std::min(kTileCols, b.cols - p0);
+        tile(w, kp, b + static_cast<int64_t>(p0) * 2, static_cast<int64_t>(pp) * 2, out);
+        const int np = std::min(kTileCols, cols - p0);
         for (int j = 0; j < nr; ++j)
           for (int q = 0; q < np; ++q) store(r0 + j, p0 + q, out[j * kTileCols + q]);
       }
     }
   }
+}
+
+template <typename Store>
+void pair_gemm(const int32_t* wp, int rows, const PairCols& b, Store store) {
+  pair_gemm(wp, rows, b.data.data(), b.kp, b.pp, b.cols, store);
+}
+
+// Rows that are padded up to kTileRows and columns padded up to kTileCols: the work a product does,
+// to pick the cheaper of two orientations of the same product.
+inline int64_t padded_work(int rows, int cols) {
+  return static_cast<int64_t>((rows + kTileRows - 1) / kTileRows) * ((cols + kTileCols - 1) / kTileCols);
 }
 
 }  // namespace npuready
