@@ -129,3 +129,53 @@ def test_rescale_equals_numpy_direct_and_by_table(size, rescale, rounding):
         want = numpy_engine.run_op(op, [x])
         got = cpp_engine.run_op(op, [x])
         assert got.dtype == np.int8 and np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("rounding", ["double", "single"])
+def test_requantize_run_equals_numpy_on_extreme_accumulators(rounding, tile):
+    """The epilogue over runs (AVX2 eight at a time when the tile kind is AVX2, scalar otherwise) on int32
+    accumulators up to the limits, multipliers up to 2^31 - 1 and shifts from 0 (single: -1) to -31."""
+    rng = np.random.default_rng(7)
+    n = 20003  # not a multiple of 8: the scalar tail runs too
+    shift = -rng.integers(0 if rounding == "double" else 1, 32, n).astype(np.int32)  # AVX2's domain
+    bits = np.minimum(31, 7 - shift.astype(np.int64))  # most results inside [-128, 127]: every rounding case is seen
+    acc = rng.integers(-2**bits, 2**bits)
+    acc[::11] = rng.integers(-2**31, 2**31, len(acc[::11]))  # and saturating ones
+    acc[-9:] = [-2**31, 2**31 - 1, 0, -1, 1, 2**30, -2**30, 2**31 - 2, -2**31 + 1]
+    acc = acc.astype(np.int32)
+    bias = np.zeros(n, np.int32)
+    bias[::5] = rng.integers(-2**20, 2**20, len(bias[::5]))
+    bias[bias.astype(np.int64) + acc > 2**31 - 1] = 0  # no int32 wrap of acc + bias here (see the next test)
+    bias[bias.astype(np.int64) + acc < -2**31] = 0
+    mult = rng.integers(2**30, 2**31, n).astype(np.int32)
+    mult[::7] = 2**31 - 1
+    zp, lo, hi = 5, -128, 100
+    y = np.empty(n, np.int8)
+    cpp_engine.library().npr_requantize(acc, n, bias, mult, shift, zp, lo, hi,
+                                        cpp_engine.ROUNDING_CODE[rounding], y)
+    want = fixedpoint.requantize(acc.astype(np.int64) + bias, mult, shift, zp, lo, hi, rounding)
+    assert np.array_equal(y, want)
+    assert ((want > lo) & (want < hi)).mean() > 0.5  # the rounding, not the clamp, decides most codes
+
+
+@pytest.mark.parametrize("rounding", ["double", "single"])
+def test_requantize_run_where_acc_plus_bias_wraps_int32_matches_scalar(rounding):
+    """A pathological bias that pushes acc + bias past int32: the AVX2 run gives the scalar twin's integers."""
+    rng = np.random.default_rng(8)
+    n = 64
+    acc = rng.integers(2**30, 2**31, n).astype(np.int32)
+    bias = np.full(n, 2**31 - 1, np.int32)
+    mult = rng.integers(2**30, 2**31, n).astype(np.int32)
+    shift = -rng.integers(1, 20, n).astype(np.int32)
+    best = cpp_engine.tile_kind()
+    out = {}
+    try:
+        for kind in KINDS:
+            cpp_engine.tile_kind(kind)
+            y = np.empty(n, np.int8)
+            cpp_engine.library().npr_requantize(acc, n, bias, mult, shift, 0, -128, 127,
+                                                cpp_engine.ROUNDING_CODE[rounding], y)
+            out[kind] = y
+    finally:
+        cpp_engine.tile_kind(best)
+    assert all(np.array_equal(out["scalar"], y) for y in out.values())

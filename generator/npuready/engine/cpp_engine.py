@@ -68,6 +68,7 @@ SIGNATURES = {
     "npr_resize_bilinear": [_P8, _L] + [_I] * 4 + [_P64] * 6 + [_P8],
     "npr_prelu": [_P8, _P8, _L] + [_I] * 10 + [_P8],
     "npr_layernorm": [_P8, _L, _I, _I, _I, _L, _I, _I, _P64, _P64, _I, _I, _P8],
+    "npr_requantize": [_P32, _I, _P32, _P32, _P32, _I, _I, _I, _I, _P8],
 }
 RETURNS = {"npr_pair_tile": ([_I], C.c_int)}
 

@@ -50,7 +50,8 @@ void gather_windows(const int8_t* x, const Shape& s, int c0, int in_zp, PairCols
 
 // depthwise: output channel ch reads input channel ch only (cg == 1, o == c)
 void depthwise(const int8_t* x, const Shape& s, const int8_t* weight, const int32_t* bias, int in_zp, int out_zp,
-               const int32_t* mult, const int32_t* shift, int act_min, int act_max, int rounding, int8_t* y) {
+               const int32_t* mult, const int32_t* shift, int act_min, int act_max, int rounding, bool simd,
+               int8_t* y) {
   const int hp = (s.oh - 1) * s.sh + (s.kh - 1) * s.dh + 1;
   const int wp = (s.ow - 1) * s.sw + (s.kw - 1) * s.dw + 1;
   const int P = s.oh * s.ow;
@@ -81,8 +82,9 @@ void depthwise(const int8_t* x, const Shape& s, const int8_t* weight, const int3
           }
         }
       }
-    int8_t* yc = y + static_cast<int64_t>(ch) * P;  // epilogue
-    for (int p = 0; p < P; ++p) yc[p] = requantize(acc[p], mult[ch], shift[ch], out_zp, act_min, act_max, rounding);
+    const int32_t zero = 0;  // the bias is in acc already
+    requantize_run(acc.data(), P, &zero, mult + ch, shift + ch, false, out_zp, act_min, act_max, rounding, simd,
+                   y + static_cast<int64_t>(ch) * P);  // epilogue
   }
 }
 
@@ -97,10 +99,11 @@ extern "C" void npr_conv(const int8_t* x, int n, int c, int h, int w,
   // output channel oc reads input channels g*cg .. g*cg+cg-1
   const Shape s{c, h, w, o, cg, kh, kw, sh, sw, dh, dw, pt, pl, oh, ow};
   const int P = oh * ow;
+  const bool simd = pair_tile_kind() == 2 && requantize_simd_ok(mult, shift, o, rounding);
   if (cg == 1 && group == c && o == c) {
     for (int b = 0; b < n; ++b)
       depthwise(x + static_cast<int64_t>(b) * c * h * w, s, weight, bias, in_zp, out_zp, mult, shift, act_min,
-                act_max, rounding, y + static_cast<int64_t>(b) * o * P);
+                act_max, rounding, simd, y + static_cast<int64_t>(b) * o * P);
     return;
   }
   const int og = o / group;
@@ -114,11 +117,16 @@ extern "C" void npr_conv(const int8_t* x, int n, int c, int h, int w,
       for (int i = 0; i < nb; ++i)
         gather_windows(x + static_cast<int64_t>(b0 + i) * c * h * w, s, g * cg, in_zp, col, i * P);
       const int oc0 = g * og;
-      pair_gemm(weight_pairs + static_cast<int64_t>(oc0) * col.kp, og, col, [&](int r, int q, int32_t acc) {
-        const int oc = oc0 + r, img = b0 + q / P, p = q % P;  // epilogue
-        y[(static_cast<int64_t>(img) * o + oc) * P + p] = requantize(
-            static_cast<int64_t>(acc) + bias[oc], mult[oc], shift[oc], out_zp, act_min, act_max, rounding);
-      });
+      auto epilogue = [&](int r, int q, const int32_t* acc, int count) {
+        const int oc = oc0 + r;
+        while (count > 0) {  // a run of columns may cross from one image into the next
+          const int img = b0 + q / P, p = q % P, run = std::min(count, P - p);
+          requantize_run(acc, run, bias + oc, mult + oc, shift + oc, false, out_zp, act_min, act_max, rounding, simd,
+                         y + (static_cast<int64_t>(img) * o + oc) * P + p);
+          acc += run, q += run, count -= run;
+        }
+      };
+      pair_gemm(weight_pairs + static_cast<int64_t>(oc0) * col.kp, og, col, epilogue);
     }
   }
 }

@@ -88,6 +88,8 @@ int active_kind = best_kind();
 
 PairTile pair_tile() { return kernel_of(active_kind); }
 
+int pair_tile_kind() { return active_kind; }
+
 }  // namespace npuready
 
 // The tile kernel in use: 0 scalar, 1 SSE2, 2 AVX2 (the widest this CPU runs, unless changed). ``kind`` >= 0

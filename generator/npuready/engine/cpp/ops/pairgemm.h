@@ -7,7 +7,8 @@
 //      padding columns and the odd last row stay 0;
 //   w: int32 per (r, k / 2) holding w[r][2i] in the low and w[r][2i+1] in the high 16 bits (packed once per
 //      op by cpp_engine.weight_pairs).
-// ``store(r, p, acc)`` is called once for every r < rows and p < cols: the caller's fused epilogue.
+// ``store(r, p0, acc, np)`` receives acc[r][p0 .. p0+np-1] (contiguous) once for every r < rows and every
+// column: the caller's fused epilogue.
 // Every |product| <= 255 * 128, so a pair sum never overflows int16 x int16 -> int32 (pmaddwd's only wrap is
 // (-32768)^2 * 2, out of reach).
 #pragma once
@@ -32,6 +33,7 @@ struct PairCols {
 // out[j * kTileCols + q] = sum_i pairs(w[j][i]) . pairs(b[i * stride + 2q .. 2q+1]), j < kTileRows, q < kTileCols
 using PairTile = void (*)(const int32_t* const* w, int kp, const int16_t* b, int64_t stride, int32_t* out);
 PairTile pair_tile();  // the widest kernel this CPU runs (pairgemm.cpp, chosen at run time; npr_pair_tile)
+int pair_tile_kind();  // 0 scalar, 1 SSE2, 2 AVX2: the epilogue may use AVX2 only when this is 2
 
 // b given as its packed data (kp rows of pp column pairs; only the first ``cols`` columns are stored)
 template <typename Store>
@@ -50,8 +52,7 @@ void pair_gemm(const int32_t* wp, int rows, const int16_t* b, int kp, int pp, in
       for (int p0 = c0; p0 < c1; p0 += kTileCols) {
         tile(w, kp, b + static_cast<int64_t>(p0) * 2, static_cast<int64_t>(pp) * 2, out);
         const int np = std::min(kTileCols, cols - p0);
-        for (int j = 0; j < nr; ++j)
-          for (int q = 0; q < np; ++q) store(r0 + j, p0 + q, out[j * kTileCols + q]);
+        for (int j = 0; j < nr; ++j) store(r0 + j, p0, out + j * kTileCols, np);
       }
     }
   }
