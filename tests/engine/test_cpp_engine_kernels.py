@@ -179,3 +179,18 @@ def test_requantize_run_where_acc_plus_bias_wraps_int32_matches_scalar(rounding)
     finally:
         cpp_engine.tile_kind(best)
     assert all(np.array_equal(out["scalar"], y) for y in out.values())
+
+
+@pytest.mark.parametrize("rounding", ["double", "single"])
+@pytest.mark.parametrize("scales", [(0.05, 0.02, 0.01), (0.05, 0.02, 0.0005)], ids=["shift<0", "shift>0"])
+@pytest.mark.parametrize("shapes", [((7,), (7,)), ((2, 17, 768), (2, 17, 768)), ((3, 1100), ()),
+                                    ((2, 17, 192), (2, 17, 1))], ids=["short", "long", "scalar", "per-row"])
+def test_mul_equals_numpy(shapes, scales, rounding, tile):
+    rng = np.random.default_rng(11)
+    m, s = fixedpoint.mul_multiplier(*scales)
+    op = IntOp("mul", "Mul", ("a", "b"), ("y",), {
+        "input1_zero_point": int(rng.integers(-128, 128)), "input2_zero_point": int(rng.integers(-128, 128)),
+        "multiplier": m, "shift": s, "output_zero_point": int(rng.integers(-128, 128)), "act_min": -128,
+        "act_max": 127}, rounding)
+    a, b = (rng.integers(-128, 128, sh).astype(np.int8) for sh in shapes)
+    assert np.array_equal(cpp_engine.run_op(op, [a, b]), numpy_engine.run_op(op, [a, b]))
