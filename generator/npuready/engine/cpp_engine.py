@@ -1,10 +1,15 @@
 """The C++ twin of the NumPy engine: same graph, same op files (engine/cpp/ops/<op>.cpp), called via ctypes.
 
 The shared library is built on first use with ``g++ -O2 -fvect-cost-model=dynamic -std=c++17`` (portable:
-no ``-march=native``; the cost model only lets -O2 vectorise the accumulation loops for the SSE2 baseline)
-into a cache folder keyed by the hash of the sources (``NPUREADY_CACHE`` or ``~/.cache/npuready``).
+no ``-march=native``; the SSE2 baseline of x86-64) into a cache folder keyed by the hash of the sources
+(``NPUREADY_CACHE`` or ``~/.cache/npuready``). Conv and Gemm share one int32-accumulating product of packed
+int16 pairs (``ops/pairgemm.h``) whose tile kernel is chosen at run time — AVX2 where the CPU has it, else
+SSE2, else scalar (``tile_kind``) — and requantise each finished run of accumulators (``fixedpoint.h``'s
+``requantize_run``, eight at a time with AVX2). Every kind gives the same integers (integer sums are exact in
+any order; the vector requantise is proven equal to the scalar on its domain and falls back outside it).
 Python only arranges buffers (broadcasting, pool rescale hand-off, moving Softmax's axis last, the index
-copies of Slice, Pad and nearest Resize); every integer arithmetic op runs in C++, single-threaded.
+copies of Slice, Pad and nearest Resize) and packs each op's weights once; every integer arithmetic op runs
+in C++, single-threaded.
 """
 from __future__ import annotations
 
@@ -28,7 +33,7 @@ from npuready.engine.runner import run_graph
 from npuready.errors import InputError
 
 SRC = Path(__file__).parent / "cpp"
-FLAGS = ["-O2", "-fvect-cost-model=dynamic", "-std=c++17", "-shared", "-fPIC"]  # portable: SSE2 baseline
+FLAGS = ["-O2", "-fvect-cost-model=dynamic", "-std=c++17", "-shared", "-fPIC"]  # portable; AVX2 by dispatch
 ROUNDING_CODE = {"double": 0, "single": 1}
 def _array_pointer(dtype) -> type:
     """ctypes argument type: a C-contiguous ndarray of ``dtype``, passed as its data pointer. Checks what
@@ -226,8 +231,8 @@ def _gemm(op, xs, r):
     lead = x.shape[:-1]
     n = int(np.prod(lead)) if lead else 1
     y = np.empty((*lead, o), np.int8)
-    library().npr_gemm(x, n, k, pre["pairs"], pre["cols"], o, pre["bias"], p["input_zero_point"], p["output_zero_point"],
-                       pre["multiplier"], pre["shift"], p["act_min"], p["act_max"], r, y)
+    library().npr_gemm(x, n, k, pre["pairs"], pre["cols"], o, pre["bias"], p["input_zero_point"],
+                       p["output_zero_point"], pre["multiplier"], pre["shift"], p["act_min"], p["act_max"], r, y)
     return y
 
 
