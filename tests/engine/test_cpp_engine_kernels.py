@@ -81,13 +81,6 @@ def test_extreme_codes_accumulate_exactly(tile):
     assert np.array_equal(cpp_engine.run_op(op, [x]), numpy_engine.run_op(op, [x]))
 
 
-def test_weight_pairs_pack_low_then_high_half():
-    w = np.array([[1, -1, -128], [127, 0, 5]], np.int8)
-    pairs = cpp_engine.weight_pairs(w)
-    assert pairs.shape == (2, 2) and pairs.dtype == np.int32
-    assert pairs.view(np.int16).reshape(2, 4).tolist() == [[1, -1, -128, 0], [127, 0, 5, 0]]
-
-
 def _add_op(rng, rounding: str, sub: bool = False) -> IntOp:
     s1, s2, so = rng.uniform(0.01, 0.1, 3)
     twice = 2 * max(s1, s2)

@@ -18,12 +18,12 @@ import hashlib
 import os
 import shutil
 import subprocess
-import weakref
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from npuready.engine.cpp_weights import prepared as _prepared
 from npuready.engine.intgraph import IntGraph, IntOp
 from npuready.engine.ops.lut import reshaped
 from npuready.engine.ops.pad import padded
@@ -128,47 +128,6 @@ def tile_kind(kind: str | None = None) -> str:
     """The matrix-product kernel in use (``pairgemm.cpp``): the widest this CPU runs unless ``kind`` picks a
     narrower one (the tests compare them all; every kind gives the same integers)."""
     return TILE_KINDS[library().npr_pair_tile(-1 if kind is None else TILE_KINDS.index(kind))]
-
-
-def weight_pairs(w: np.ndarray) -> np.ndarray:
-    """int8 (rows, k) weights as pairgemm.h's int32 pairs (rows, ceil(k / 2)): w[:, 2i] in the low 16 bits,
-    w[:, 2i+1] in the high 16 bits."""
-    w = np.asarray(w, np.int8).reshape(len(w), -1)
-    if w.shape[1] % 2:
-        w = np.concatenate([w, np.zeros((len(w), 1), np.int8)], axis=1)
-    lo = w[:, 0::2].astype(np.int16).view(np.uint16).astype(np.uint32)
-    hi = w[:, 1::2].astype(np.int16).view(np.uint16).astype(np.uint32)
-    return np.ascontiguousarray((lo | (hi << 16)).view(np.int32))
-
-
-def weight_cols(w: np.ndarray, tile_cols: int = 16) -> np.ndarray:
-    """int8 (rows, k) weights as pairgemm.h's PairCols of the transposed matrix (k × rows): int16
-    (ceil(k / 2), rows rounded up to ``tile_cols``, 2), element (k, r) at [k // 2, r, k % 2], padding 0."""
-    w = np.asarray(w, np.int8).reshape(len(w), -1)
-    rows, k = w.shape
-    out = np.zeros(((k + 1) // 2, -(-rows // tile_cols) * tile_cols, 2), np.int16)
-    out[:, :rows, 0] = w[:, 0::2].T
-    out[:k // 2, :rows, 1] = w[:, 1::2].T
-    return out
-
-
-_PREPARED: dict[int, tuple[weakref.ref, dict]] = {}
-
-
-def _prepared(p) -> dict:
-    """Per-op constant buffers of Conv and Gemm (contiguous weights, packed pairs, int32 per-channel vectors),
-    made on the op's first call and kept as long as its weight array lives (arrays are not hashable: keyed
-    by identity, dropped by a finalizer)."""
-    w = p["weight"]
-    ref, got = _PREPARED.get(id(w), (None, None))
-    if ref is None or ref() is not w:
-        o = len(w)
-        got = {"weight": _c8(w), "pairs": weight_pairs(w), "cols": weight_cols(w) if w.ndim == 2 else None,
-               "bias": _c32(p["bias"], o),
-               "multiplier": _c32(p["multiplier"], o), "shift": _c32(p["shift"], o)}
-        _PREPARED[id(w)] = (weakref.ref(w), got)
-        weakref.finalize(w, _PREPARED.pop, id(w), None)
-    return got
 
 
 def _c8(a) -> np.ndarray:
