@@ -1,10 +1,15 @@
 """The C++ twin of the NumPy engine: same graph, same op files (engine/cpp/ops/<op>.cpp), called via ctypes.
 
 The shared library is built on first use with ``g++ -O2 -fvect-cost-model=dynamic -std=c++17`` (portable:
-no ``-march=native``; the cost model only lets -O2 vectorise the accumulation loops for the SSE2 baseline)
-into a cache folder keyed by the hash of the sources (``NPUREADY_CACHE`` or ``~/.cache/npuready``).
+no ``-march=native``; the SSE2 baseline of x86-64) into a cache folder keyed by the hash of the sources
+(``NPUREADY_CACHE`` or ``~/.cache/npuready``). Conv and Gemm share one int32-accumulating product of packed
+int16 pairs (``ops/pairgemm.h``) whose tile kernel is chosen at run time — AVX2 where the CPU has it, else
+SSE2, else scalar (``tile_kind``) — and requantise each finished run of accumulators (``fixedpoint.h``'s
+``requantize_run``, eight at a time with AVX2). Every kind gives the same integers (integer sums are exact in
+any order; the vector requantise is proven equal to the scalar on its domain and falls back outside it).
 Python only arranges buffers (broadcasting, pool rescale hand-off, moving Softmax's axis last, the index
-copies of Slice, Pad and nearest Resize); every integer arithmetic op runs in C++, single-threaded.
+copies of Slice, Pad and nearest Resize) and packs each op's weights once; every integer arithmetic op runs
+in C++, single-threaded.
 """
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from npuready.engine.cpp_weights import prepared as _prepared
 from npuready.engine.intgraph import IntGraph, IntOp
 from npuready.engine.ops.lut import reshaped
 from npuready.engine.ops.pad import padded
@@ -27,17 +33,30 @@ from npuready.engine.runner import run_graph
 from npuready.errors import InputError
 
 SRC = Path(__file__).parent / "cpp"
-FLAGS = ["-O2", "-fvect-cost-model=dynamic", "-std=c++17", "-shared", "-fPIC"]  # portable: SSE2 baseline
+FLAGS = ["-O2", "-fvect-cost-model=dynamic", "-std=c++17", "-shared", "-fPIC"]  # portable; AVX2 by dispatch
 ROUNDING_CODE = {"double": 0, "single": 1}
-_P8 = np.ctypeslib.ndpointer(np.int8, flags="C_CONTIGUOUS")
-_P32 = np.ctypeslib.ndpointer(np.int32, flags="C_CONTIGUOUS")
-_PF = np.ctypeslib.ndpointer(np.float32, flags="C_CONTIGUOUS")
-_P64 = np.ctypeslib.ndpointer(np.int64, flags="C_CONTIGUOUS")
+def _array_pointer(dtype) -> type:
+    """ctypes argument type: a C-contiguous ndarray of ``dtype``, passed as its data pointer. Checks what
+    ``np.ctypeslib.ndpointer`` checks here, at a third of its cost per call (deit_tiny makes ~900 calls per
+    image, three or more arrays each)."""
+    dt = np.dtype(dtype)
+
+    class ArrayPointer:
+        @classmethod
+        def from_param(cls, a):
+            if not isinstance(a, np.ndarray) or a.dtype != dt or not a.flags.c_contiguous:
+                raise TypeError(f"C++ engine: expected a C-contiguous {dt} array, got {type(a).__name__} "
+                                f"{getattr(a, 'dtype', '')}")
+            return C.c_void_p(a.ctypes.data)
+    return ArrayPointer
+
+
+_P8, _P16, _P32, _PF, _P64 = (_array_pointer(t) for t in (np.int8, np.int16, np.int32, np.float32, np.int64))
 _I, _L = C.c_int, C.c_int64
 
 SIGNATURES = {
-    "npr_conv": [_P8] + [_I] * 4 + [_P8] + [_I] * 4 + [_P32] + [_I] * 11 + [_P32, _P32, _I, _I, _I, _P8],
-    "npr_gemm": [_P8, _I, _I, _P8, _I, _P32, _I, _I, _P32, _P32, _I, _I, _I, _P8],
+    "npr_conv": [_P8] + [_I] * 4 + [_P8, _P32] + [_I] * 4 + [_P32] + [_I] * 11 + [_P32, _P32, _I, _I, _I, _P8],
+    "npr_gemm": [_P8, _I, _I, _P32, _P16, _I, _P32, _I, _I, _P32, _P32, _I, _I, _I, _P8],
     "npr_add": [_P8, _P8, _L] + [_I] * 3 + [_I] * 6 + [_I] * 4 + [_P8],
     "npr_mul": [_P8, _P8, _L, _I, _I, _I, _I, _I, _I, _I, _I, _P8],
     "npr_maxpool": [_P8] + [_I] * 12 + [_P8],
@@ -54,7 +73,9 @@ SIGNATURES = {
     "npr_resize_bilinear": [_P8, _L] + [_I] * 4 + [_P64] * 6 + [_P8],
     "npr_prelu": [_P8, _P8, _L] + [_I] * 10 + [_P8],
     "npr_layernorm": [_P8, _L, _I, _I, _I, _L, _I, _I, _P64, _P64, _I, _I, _P8],
+    "npr_requantize": [_P32, _I, _P32, _P32, _P32, _I, _I, _I, _I, _P8],
 }
+RETURNS = {"npr_pair_tile": ([_I], C.c_int)}
 
 
 def sources() -> list[Path]:
@@ -95,7 +116,18 @@ def library() -> C.CDLL:
         fn = getattr(lib, name)
         fn.argtypes = args
         fn.restype = None
+    for name, (args, res) in RETURNS.items():
+        getattr(lib, name).argtypes, getattr(lib, name).restype = args, res
     return lib
+
+
+TILE_KINDS = ("scalar", "sse2", "avx2")
+
+
+def tile_kind(kind: str | None = None) -> str:
+    """The matrix-product kernel in use (``pairgemm.cpp``): the widest this CPU runs unless ``kind`` picks a
+    narrower one (the tests compare them all; every kind gives the same integers)."""
+    return TILE_KINDS[library().npr_pair_tile(-1 if kind is None else TILE_KINDS.index(kind))]
 
 
 def _c8(a) -> np.ndarray:
@@ -106,8 +138,25 @@ def _c32(a, n: int) -> np.ndarray:
     return np.ascontiguousarray(np.broadcast_to(np.asarray(a, dtype=np.int32), (n,)))
 
 
+def _broadcast8(a, b) -> tuple[np.ndarray, np.ndarray]:
+    """Both operands as contiguous int8 of the broadcast shape (no copy for an operand that has it)."""
+    if a.shape == b.shape:
+        return _c8(a), _c8(b)
+    shape = np.broadcast(a, b).shape  # C-level: np.broadcast_shapes / broadcast_to cost more than the copy
+    out = []
+    for v in (a, b):
+        if v.shape != shape:
+            full = np.empty(shape, np.int8)
+            full[...] = v
+            v = full
+        out.append(_c8(v))
+    return out[0], out[1]
+
+
 def _rescale(p, x: np.ndarray, lo: int, hi: int, rounding: int) -> np.ndarray:
     x = _c8(x)
+    if p is None and lo == -128 and hi == 127:  # same quantisation, no clamp: nothing to do
+        return x
     y = np.empty_like(x)
     if p is None:
         library().npr_rescale(x, x.size, 0, 0, 0, 0, 0, lo, hi, rounding, y)
@@ -120,34 +169,35 @@ def _rescale(p, x: np.ndarray, lo: int, hi: int, rounding: int) -> np.ndarray:
 # ----- one function per op kind, mirroring engine/ops/<op>.py ---------------------------------
 def _conv(op, xs, r):
     p, x = op.params, _c8(xs[0])
-    w = _c8(p["weight"])
+    k = _prepared(p)
+    w = k["weight"]
     n, c, h, wd = x.shape
     o, cg, kh, kw = w.shape
     (sh, sw), (dh, dw), (pt, pl, pb, pr) = p["strides"], p["dilations"], p["pads"]
     oh = (h + pt + pb - dh * (kh - 1) - 1) // sh + 1
     ow = (wd + pl + pr - dw * (kw - 1) - 1) // sw + 1
     y = np.empty((n, o, oh, ow), np.int8)
-    library().npr_conv(x, n, c, h, wd, w, o, cg, kh, kw, _c32(p["bias"], o), sh, sw, dh, dw, pt, pl, oh, ow,
-                       p["group"], p["input_zero_point"], p["output_zero_point"], _c32(p["multiplier"], o),
-                       _c32(p["shift"], o), p["act_min"], p["act_max"], r, y)
+    library().npr_conv(x, n, c, h, wd, w, k["pairs"], o, cg, kh, kw, k["bias"], sh, sw, dh, dw, pt, pl, oh, ow,
+                       p["group"], p["input_zero_point"], p["output_zero_point"], k["multiplier"], k["shift"],
+                       p["act_min"], p["act_max"], r, y)
     return y
 
 
 def _gemm(op, xs, r):
     p, x = op.params, _c8(xs[0])
-    w = _c8(p["weight"])
-    o, k = w.shape
+    pre = _prepared(p)
+    o, k = p["weight"].shape
     lead = x.shape[:-1]
     n = int(np.prod(lead)) if lead else 1
     y = np.empty((*lead, o), np.int8)
-    library().npr_gemm(x, n, k, w, o, _c32(p["bias"], o), p["input_zero_point"], p["output_zero_point"],
-                       _c32(p["multiplier"], o), _c32(p["shift"], o), p["act_min"], p["act_max"], r, y)
+    library().npr_gemm(x, n, k, pre["pairs"], pre["cols"], o, pre["bias"], p["input_zero_point"],
+                       p["output_zero_point"], pre["multiplier"], pre["shift"], p["act_min"], p["act_max"], r, y)
     return y
 
 
 def _add(op, xs, r):
     p = op.params
-    a, b = (_c8(v) for v in np.broadcast_arrays(xs[0], xs[1]))
+    a, b = _broadcast8(xs[0], xs[1])
     y = np.empty_like(a)
     library().npr_add(a, b, a.size, p["input1_zero_point"], p["input2_zero_point"], p["left_shift"],
                       p["input1_multiplier"], p["input1_shift"], p["input2_multiplier"], p["input2_shift"],
@@ -158,7 +208,7 @@ def _add(op, xs, r):
 
 def _mul(op, xs, r):
     p = op.params
-    a, b = (_c8(v) for v in np.broadcast_arrays(xs[0], xs[1]))
+    a, b = _broadcast8(xs[0], xs[1])
     y = np.empty_like(a)
     library().npr_mul(a, b, a.size, p["input1_zero_point"], p["input2_zero_point"], p["multiplier"], p["shift"],
                       p["output_zero_point"], p["act_min"], p["act_max"], r, y)

@@ -5,6 +5,11 @@
 #include <cmath>
 #include <limits>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define NPR_X86 1
+#endif
+
 namespace npuready {
 
 constexpr int32_t kInt32Min = std::numeric_limits<int32_t>::min();
@@ -100,6 +105,99 @@ inline int8_t requantize(int64_t acc, int32_t multiplier, int shift, int zero_po
                          int rounding) {
   return saturate(static_cast<int64_t>(multiply_by_quantized_multiplier(acc, multiplier, shift, rounding)) + zero_point,
                   lo, hi);
+}
+
+// ----- runs of accumulators: the epilogue of Conv and Gemm --------------------------------------------
+// y[i] = requantize(acc[i] + bias[j], mult[j], shift[j], ...), j = i when ``per_element`` else 0. With
+// ``simd`` (the caller checked requantize_simd_ok for these channels and that the CPU runs AVX2) eight
+// accumulators at a time take requantize8_avx2, which computes the same integers:
+//   double: SRDHM(a, m) = floor((a*m + 2^30) / 2^31) for every a, m (m != INT32_MIN): the nudge and the
+//           truncation toward zero of saturating_rounding_doubling_high_mul combine to this one floor;
+//           then the same rounding_divide_by_pot;
+//   single: floor((x*m + 2^(t-1)) / 2^t), t = 31 - shift in [32, 62] (requantize_simd_ok asks shift <= -1):
+//           |result| < 2^31, so the scalar clamp to int32 never acts.
+// Both floors run on 64-bit lanes offset by 2^62 (so a logical shift is a floor) and the offset's image
+// 2^(62-t) is taken off after the shift. A group whose acc + bias leaves int32 takes the scalar path
+// under "single" (the scalar widens to 64 bits; "double" wraps to int32 in both).
+inline bool requantize_simd_ok(const int32_t* mult, const int32_t* shift, int channels, int rounding) {
+  const int top = rounding == 0 ? 0 : -1;
+  for (int i = 0; i < channels; ++i)
+    if (mult[i] < 0 || shift[i] > top || shift[i] < -31) return false;
+  return true;
+}
+
+#if NPR_X86
+__attribute__((target("avx2"))) inline __m256i floor_shift_low32(__m256i even, __m256i odd, __m256i te,
+                                                                  __m256i to) {
+  // even/odd: int64 lanes (|v| < 2^62 already offset by +2^62 by the caller); shifted right by te/to
+  const __m256i off = _mm256_set1_epi64x(1LL << 62);
+  const __m256i re = _mm256_sub_epi64(_mm256_srlv_epi64(even, te), _mm256_srlv_epi64(off, te));
+  const __m256i ro = _mm256_sub_epi64(_mm256_srlv_epi64(odd, to), _mm256_srlv_epi64(off, to));
+  return _mm256_blend_epi32(re, _mm256_slli_epi64(ro, 32), 0xAA);
+}
+
+__attribute__((target("avx2"))) inline __m256i requantize8_avx2(__m256i x, __m256i m, __m256i s, int rounding) {
+  const __m256i even = _mm256_mul_epi32(x, m);
+  const __m256i odd = _mm256_mul_epi32(_mm256_srli_epi64(x, 32), _mm256_srli_epi64(m, 32));
+  const __m256i low = _mm256_set1_epi64x(0xffffffffLL);
+  if (rounding == 0) {
+    const __m256i c = _mm256_set1_epi64x((1LL << 62) + (1LL << 30));
+    const __m256i t31 = _mm256_set1_epi64x(31);
+    const __m256i high = floor_shift_low32(_mm256_add_epi64(even, c), _mm256_add_epi64(odd, c), t31, t31);
+    const __m256i one = _mm256_set1_epi32(1);
+    const __m256i e = _mm256_sub_epi32(_mm256_setzero_si256(), s);
+    const __m256i mask = _mm256_sub_epi32(_mm256_sllv_epi32(one, e), one);
+    const __m256i rem = _mm256_and_si256(high, mask);
+    const __m256i thr = _mm256_add_epi32(_mm256_srai_epi32(mask, 1), _mm256_srli_epi32(high, 31));
+    return _mm256_sub_epi32(_mm256_srav_epi32(high, e), _mm256_cmpgt_epi32(rem, thr));
+  }
+  const __m256i t = _mm256_sub_epi32(_mm256_set1_epi32(31), s);
+  const __m256i te = _mm256_and_si256(t, low), to = _mm256_srli_epi64(t, 32);
+  const __m256i one64 = _mm256_set1_epi64x(1), off = _mm256_set1_epi64x(1LL << 62);
+  const __m256i ne = _mm256_add_epi64(_mm256_sllv_epi64(one64, _mm256_sub_epi64(te, one64)), off);
+  const __m256i no = _mm256_add_epi64(_mm256_sllv_epi64(one64, _mm256_sub_epi64(to, one64)), off);
+  return floor_shift_low32(_mm256_add_epi64(even, ne), _mm256_add_epi64(odd, no), te, to);
+}
+
+__attribute__((target("avx2"))) inline int requantize_run_avx2(const int32_t* acc, int n, const int32_t* bias,
+                                                               const int32_t* mult, const int32_t* shift,
+                                                               bool per_element, int zp, int lo, int hi,
+                                                               int rounding, int8_t* y) {
+  const __m256i vzp = _mm256_set1_epi32(zp), vlo = _mm256_set1_epi32(lo), vhi = _mm256_set1_epi32(hi);
+  __m256i b = _mm256_set1_epi32(bias[0]), m = _mm256_set1_epi32(mult[0]), s = _mm256_set1_epi32(shift[0]);
+  int i = 0;
+  for (; i + 8 <= n; i += 8) {
+    if (per_element) {
+      b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias + i));
+      m = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(mult + i));
+      s = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(shift + i));
+    }
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + i));
+    const __m256i x = _mm256_add_epi32(a, b);
+    const __m256i wrapped = _mm256_and_si256(_mm256_xor_si256(a, x), _mm256_xor_si256(b, x));
+    if (rounding != 0 && _mm256_movemask_ps(_mm256_castsi256_ps(wrapped)) != 0) break;  // rest: scalar
+    __m256i r = _mm256_add_epi32(requantize8_avx2(x, m, s, rounding), vzp);
+    r = _mm256_min_epi32(_mm256_max_epi32(r, vlo), vhi);
+    const __m128i w16 = _mm_packs_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(y + i), _mm_packs_epi16(w16, w16));
+  }
+  return i;
+}
+#endif
+
+inline void requantize_run(const int32_t* acc, int n, const int32_t* bias, const int32_t* mult,
+                           const int32_t* shift, bool per_element, int zp, int lo, int hi, int rounding,
+                           bool simd, int8_t* y) {
+  int i = 0;
+#if NPR_X86
+  if (simd) i = requantize_run_avx2(acc, n, bias, mult, shift, per_element, zp, lo, hi, rounding, y);
+#else
+  (void)simd;
+#endif
+  for (; i < n; ++i) {
+    const int j = per_element ? i : 0;
+    y[i] = requantize(static_cast<int64_t>(acc[i]) + bias[j], mult[j], shift[j], zp, lo, hi, rounding);
+  }
 }
 
 }  // namespace npuready
