@@ -13,7 +13,8 @@ import uuid
 from typing import Callable, Iterable
 
 from npuready.errors import InputError
-from npuready.experiments.task import Job, Outcome, error_text, execute
+from npuready.experiments.task import Job, Outcome, error_text
+from npuready.experiments.threads import execute_pinned
 
 INSTALL_HINT = "pip install 'npuready[sweep]'"
 # What a local cluster's nanny sets in each worker's environment before spawning it. Dask's default also sets
@@ -126,7 +127,7 @@ class DaskBackend:
         from distributed import as_completed
 
         token = uuid.uuid4().hex[:8]
-        futures = {self.client.submit(execute, job, key=f"{job.experiment_id}/{job.task.key}/{token}",
+        futures = {self.client.submit(execute_pinned, job, key=f"{job.experiment_id}/{job.task.key}/{token}",
                                       retries=1, pure=False): job for job in jobs}
         for future in as_completed(list(futures)):
             job = futures[future]

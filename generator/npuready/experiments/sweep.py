@@ -17,7 +17,8 @@ from typing import Callable
 
 from npuready.errors import InputError
 from npuready.experiments.cache import TaskCache
-from npuready.experiments.task import Job, Outcome, error_text, execute
+from npuready.experiments.task import Job, Outcome, error_text
+from npuready.experiments.threads import execute_pinned
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ def run_serial(job: Job) -> Outcome:
     error: BaseException | None = None
     for _attempt in range(2):
         try:
-            return execute(job)
+            return execute_pinned(job)
         except Exception as exc:  # a task fault: retry once, then record it
             error = exc
     assert error is not None
