@@ -18,6 +18,9 @@ CAUSES = {
                             "the report also names the library-built model by its path in the model cache "
                             "(`$NPUREADY_CACHE/library/...`), which this run pointed at another folder: a path of "
                             "the machine, not an answer.",
+    "bitexact-realworld": "the runner kept each architecture's wall seconds inside `results` (`per_model/models/*/"
+                          "seconds`, the summary rows and the totals), so a rerun could never match; they now go to "
+                          "the timing block only and the committed result was re-run with that change.",
     "lint-corpus": "the runner hashed the onnx wheel's test models as inputs only when the virtual environment sat "
                    "inside the repository; this run's did not, so those input keys were missing. The corpus is "
                    "named by the onnx version in the provenance; the runner no longer hashes it and the committed "
