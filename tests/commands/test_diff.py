@@ -12,7 +12,7 @@ from history_repos import probes_repo  # noqa: E402
 from npuready.cli import main  # noqa: E402
 from npuready.history.figures import KEY_FIGURES  # noqa: E402
 from npuready.paths import repo_root  # noqa: E402
-from npuready.site.pointer import resolve  # noqa: E402
+from npuready.history.select import select  # noqa: E402
 
 
 @pytest.fixture
@@ -81,5 +81,5 @@ def test_this_repositorys_own_history_matches_git_show(capsys):
     for f in doc["figures"]:
         for side, rev in (("a", a), ("b", b)):
             text = _git("show", f"{rev}:experiments/{f['experiment']}/result.json")
-            expected = resolve(json.loads(text), f["pointer"], None) if text else None
+            expected = select(json.loads(text), f["pointer"], None) if text else None
             assert f[side] == expected, (f["experiment"], f["pointer"], side)
