@@ -167,7 +167,14 @@ class Tour:
         self.page.wait_for_timeout(int(1000 * seconds * self.pace))
 
     def glide(self, locator: Any, click: bool = False) -> None:
-        locator.scroll_into_view_if_needed()
+        for attempt in range(20):  # a list re-rendered under us (search results arriving) detaches the element
+            try:
+                locator.scroll_into_view_if_needed()
+                break
+            except Exception as exc:  # playwright's Error; the locator resolves afresh on the next try
+                if "not attached" not in str(exc) or attempt == 19:
+                    raise
+                self.page.wait_for_timeout(100)
         box = locator.bounding_box()
         if box is None:
             raise SystemExit(f"walkthrough aborted:\n  not visible: {locator}")
