@@ -50,19 +50,21 @@ def shortest_first(ids: list[str]) -> list[str]:
     return sorted(ids, key=lambda exp_id: (_committed(exp_id)["timing"]["total_s"], exp_id))
 
 
-def _run(exp_id: str, sweep: Sweep | None, out_dir: Path, committed: dict) -> dict:
+def _run(exp_id: str, sweep: Sweep | None, out_dir: Path, committed: dict) -> tuple[dict, dict | None]:
+    """(the row's fields, the reproduced document or None when the run stopped)."""
     t0 = time.perf_counter()
     try:
         path = run_experiment(exp_id, show_progress=False, sweep=sweep, out_dir=out_dir)
     except (InputError, TasksFailed) as exc:
         return {"wall_s": round(time.perf_counter() - t0, 3), "error": str(exc), "identical": False,
-                "first_difference": None}
+                "first_difference": None}, None
     reproduced = json.loads(path.read_text(encoding="utf-8"))
     return {"wall_s": round(time.perf_counter() - t0, 3),
             "tasks": reproduced["timing"]["execution"]["tasks"],
             "mode": reproduced["timing"]["execution"]["mode"],
             "failed_tasks": [f["task"] for f in reproduced.get("failed_tasks", [])],
-            **{k: v for k, v in compare_docs(exp_id, committed, reproduced).to_dict().items() if k != "experiment"}}
+            **{k: v for k, v in compare_docs(exp_id, committed, reproduced).to_dict().items()
+               if k != "experiment"}}, reproduced
 
 
 def reproduce(workers: int, out_dir: Path, result: Path, ids: list[str]) -> dict:
@@ -82,18 +84,16 @@ def reproduce(workers: int, out_dir: Path, result: Path, ids: list[str]) -> dict
                    "committed_wall_s": committed["timing"]["total_s"]}
             # alternate which goes first, so neither always pays the first imports or a warm cache
             row["serial_first"] = index % 2 == 0
-            if not row["serial_first"]:
-                row.update(_run(exp_id, sweep, out_dir / f"workers-{workers}", committed))
-            serial = _run(exp_id, None, out_dir / "serial", committed)
+            modes = {"serial": (None, out_dir / "serial"), "workers": (sweep, out_dir / f"workers-{workers}")}
+            runs = {mode: _run(exp_id, modes[mode][0], modes[mode][1], committed)
+                    for mode in (("serial", "workers") if row["serial_first"] else ("workers", "serial"))}
+            (serial, serial_doc), (here, workers_doc) = runs["serial"], runs["workers"]
             row["serial"] = {k: serial[k] for k in ("wall_s", "identical", "first_difference", "error")
                              if k in serial}
             row["serial_wall_s"] = serial["wall_s"]
-            if row["serial_first"]:
-                row.update(_run(exp_id, sweep, out_dir / f"workers-{workers}", committed))
-            a, b = out_dir / "serial" / exp_id / "result.json", out_dir / f"workers-{workers}" / exp_id / "result.json"
-            if a.is_file() and b.is_file():
-                same = compare_docs(exp_id, json.loads(a.read_text(encoding="utf-8")),
-                                    json.loads(b.read_text(encoding="utf-8")))
+            row.update(here)
+            if serial_doc is not None and workers_doc is not None:
+                same = compare_docs(exp_id, serial_doc, workers_doc)
                 row["serial_vs_workers_identical"] = same.identical
                 row["serial_vs_workers_first_difference"] = same.first_difference
             row["load_1min_after"] = _load()[0]

@@ -22,8 +22,8 @@ def _selector(token: str) -> dict[str, str] | None:
     return dict(pairs)
 
 
-def concrete(doc: Any, pointer: str) -> str | None:
-    """The plain JSON pointer ``pointer`` addresses in ``doc`` (selectors replaced by indices), or None."""
+def _walk(doc: Any, pointer: str) -> tuple[str, Any] | None:
+    """(plain pointer, value) that ``pointer`` addresses in ``doc``, selectors replaced by indices; None if absent."""
     node, out = doc, []
     for token in split(pointer):
         want = _selector(token)
@@ -42,12 +42,16 @@ def concrete(doc: Any, pointer: str) -> str | None:
         else:
             return None
         out.append(escape(token))
-    return "".join("/" + t for t in out)
+    return "".join("/" + t for t in out), node
+
+
+def concrete(doc: Any, pointer: str) -> str | None:
+    """The plain JSON pointer ``pointer`` addresses in ``doc`` (selectors replaced by indices), or None."""
+    found = _walk(doc, pointer)
+    return None if found is None else found[0]
 
 
 def select(doc: Any, pointer: str, default: Any = None) -> Any:
     """The value ``pointer`` (selectors allowed) addresses in ``doc``, or ``default``."""
-    from npuready.site.pointer import resolve
-
-    where = concrete(doc, pointer)
-    return default if where is None else resolve(doc, where, default)
+    found = _walk(doc, pointer)
+    return default if found is None else found[1]
