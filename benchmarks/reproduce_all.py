@@ -9,6 +9,9 @@ experiment (a run cut short keeps what finished); ``docs/scaling.md`` renders it
 
 Takes long (every experiment twice); run it alone on an otherwise idle machine:
 ``python benchmarks/reproduce_all.py [--workers 2] [--out DIR] [--result PATH] [IDS...]``.
+A later run of a few experiments (``--result OTHER.json IDS``) is folded into the record with
+``python benchmarks/reproduce_all.py --merge OTHER.json``: its rows replace those experiments' rows, and the record
+keeps every run's header (``npuready.experiments.reproduction``).
 """
 from __future__ import annotations
 
@@ -25,6 +28,7 @@ from pathlib import Path
 from npuready.atomic import write_json
 from npuready.errors import InputError
 from npuready.experiments.compare import compare_docs
+from npuready.experiments.reproduction import merge
 from npuready.experiments.run import TasksFailed, declared_ids, run_experiment
 from npuready.experiments.sweep import Sweep, SweepOptions
 from npuready.paths import experiments_dir, repo_root
@@ -114,9 +118,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--out", type=Path, default=None, help="where the reproduced results go (default: a temp dir)")
     p.add_argument("--result", type=Path, default=None, help=f"default: {RESULT}")
+    p.add_argument("--merge", type=Path, default=None,
+                   help="fold this later run's record into the result (its rows replace those experiments' rows); "
+                        "runs nothing")
     p.add_argument("ids", nargs="*", help="experiments (default: every declared one)")
     args = p.parse_args(argv)
     result = args.result or repo_root() / RESULT
+    if args.merge is not None:
+        later = json.loads(args.merge.read_text(encoding="utf-8"))
+        write_json(result, merge(json.loads(result.read_text(encoding="utf-8")), later))
+        return 0
     out = args.out or Path(tempfile.mkdtemp(prefix="npuready-reproduce-"))
     reproduce(args.workers, out, result, shortest_first(args.ids or declared_ids()))
     return 0

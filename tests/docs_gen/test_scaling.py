@@ -51,3 +51,26 @@ def test_reproduction_section_reads_every_number_from_the_measurement():
     assert "stopped after 3 of 4 experiments" in text and "not reached: `d`." in text
     assert "- `b`: not yet explained." in text and "- `c`" not in text
     assert "commit `0123456`" in flat
+
+
+def test_reproduction_section_names_each_run_of_a_merged_record():
+    from npuready.docs_gen.reproduction import section
+    from npuready.experiments.reproduction import merge
+
+    def doc(commit, exp, serial, here):
+        row = {"experiment": exp, "tasks": 2, "mode": "dask-local", "serial_wall_s": serial, "wall_s": here,
+               "serial_first": True, "serial": {"wall_s": serial, "identical": True, "first_difference": None},
+               "serial_vs_workers_identical": True, "load_1min_before": 1.0, "load_1min_after": 1.0,
+               "identical": True, "first_difference": None}
+        return {"workers": 2, "commit": commit, "machine": {"cpus": 2}, "cluster_start_s": 1.5,
+                "total_wall_s": serial + here, "load_1_5_15_before": [1.0, 1.0, 1.0],
+                "load_1_5_15_after": [3.0, 2.0, 1.0], "experiments": [row]}
+
+    text = section(merge(doc("aaaaaaaaa", "a", 10.0, 5.0), doc("bbbbbbbbb", "b", 100.0, 50.0)), ["a", "b"])
+    flat = " ".join(text.split())
+    assert "in 2 runs (a later run replaced the rows of the experiments it ran)" in flat
+    assert ("`a`: at commit `aaaaaaa`, cluster start 1.5 s, 15.0 s in all; load average (1/5/15 min) "
+            "1.0 / 1.0 / 1.0 before and 3.0 / 2.0 / 1.0 at its last experiment; `b`: at commit `bbbbbbb`, "
+            "cluster start 1.5 s, 2.5 min in all;") in flat
+    assert "Every one of the 2 declared experiments ran." in flat
+    assert "serial took 1.8 min and 2 workers 55.0 s (2.00x)" in flat

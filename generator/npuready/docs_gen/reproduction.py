@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from npuready.experiments.reproduction import runs
+
 RESULT = Path("benchmarks") / "results" / "reproduce-all.json"
 
 # Why a reproduction differed, found by reading the two documents (mechanisms only; no numbers).
@@ -51,6 +53,14 @@ def _row_verdict(row: dict[str, Any]) -> str:
     return _verdict(row.get("identical"), row.get("first_difference"), row.get("error"))
 
 
+def _run_text(run: dict[str, Any], only: bool) -> str:
+    which = "" if only else f"{', '.join(f'`{e}`' for e in run['experiments'])}: "
+    return (f"{which}at commit `{(run['commit'] or '?')[:7]}`, cluster start {_t(run['cluster_start_s'])}, "
+            f"{_t(run['total_wall_s'])} in all; load average (1/5/15 min) "
+            f"{' / '.join(map(str, run['load_1_5_15_before']))} before and "
+            f"{' / '.join(map(str, run['load_1_5_15_after']))} at its last experiment")
+
+
 def load(root: Path) -> dict[str, Any] | None:
     path = root / RESULT
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
@@ -85,6 +95,10 @@ def section(doc: dict[str, Any] | None, declared: list[str]) -> str:
     big = [r for r in rows if r["serial_wall_s"] >= 60]
     big_serial, big_here = sum(r["serial_wall_s"] for r in big), sum(r["wall_s"] for r in big)
     m = doc["machine"]
+    headers = runs(doc)
+    runs_text = (": " + _run_text(headers[0], True) if len(headers) == 1 else
+                 f" in {len(headers)} runs (a later run replaced the rows of the experiments it ran): "
+                 + "; ".join(_run_text(h, False) for h in headers))
     return f"""## Reproducing every committed result
 
 <!-- generated from {RESULT} (benchmarks/reproduce_all.py); do not edit -->
@@ -94,10 +108,8 @@ def section(doc: dict[str, Any] | None, declared: list[str]) -> str:
 serially (one process, no Dask) and on one local Dask cluster of {w} workers, back to back (which goes first
 alternates), into separate folders (the committed results are not touched); each `result.json` is compared with
 the committed one and the two runs with each other, apart from the timing block and the commit they ran at
-(`npuready.experiments.compare`; a difference is named by its first JSON pointer). **Measured** at commit
-`{(doc['commit'] or '?')[:7]}` on this machine ({m['cpus']} CPUs): cluster start {_t(doc['cluster_start_s'])},
-{_t(doc['total_wall_s'])} in all; load average (1/5/15 min) {' / '.join(map(str, doc['load_1_5_15_before']))} before
-and {' / '.join(map(str, doc['load_1_5_15_after']))} at the last experiment. {stopped}
+(`npuready.experiments.compare`; a difference is named by its first JSON pointer). **Measured** on this machine
+({m['cpus']} CPUs){runs_text}. {stopped}
 
 | experiment | tasks | ran as | serial | {w} workers | speed-up | first | load (1 min) | serial vs committed | workers vs committed | serial vs workers |
 |---|---|---|---|---|---|---|---|---|---|---|
