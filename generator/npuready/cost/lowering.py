@@ -48,6 +48,9 @@ Vela's lowering for Ethos-U55/U65 (INT8), on a tensor of ``R`` rows of length ``
   stride path needs accumulator save/restore, which the Ethos-U55/U65 lack
   (``architecture/ethosu55/ethos_u55_constraints.hpp``); that case is not modelled here (the conv
   stays one op).
+- **Transpose** — on a target that gives ``sram_burst_bytes``: regor's ``DecomposeTranspose`` into native
+  3-D axis swaps, each a memory-bound pass whose reads and writes are rounded up to whole SRAM bursts
+  (``npuready.cost.transpose``); an identity permutation (up to unit axes) is removed.
 """
 from __future__ import annotations
 
@@ -55,6 +58,7 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
+from npuready.cost.transpose import swap_transfer_bytes, transpose_swaps
 from npuready.cost.workload import BIAS_BYTES, Workload, _is_const, _numel, _shape, hwc, workload, zero_channels
 from npuready.targets.gelu_pattern import gelu_members, gelu_span
 from npuready.graph import Graph, Node
@@ -87,6 +91,8 @@ def lower(graph: Graph, node: Node, target: Target) -> tuple[Step, ...] | None:
         return _activation_matmul(graph, node, target)
     if node.op_type == "Conv":
         return _grouped_conv(graph, node) or _unrolled_strided_conv(graph, node)
+    if node.op_type == "Transpose":
+        return _transpose(graph, node, target)
     return _nop_passes(graph, node, target)
 
 
@@ -278,6 +284,21 @@ def _unrolled_strided_conv(graph: Graph, node: Node) -> tuple[Step, ...] | None:
     pixel = Workload("gemm", m=1, k=cin * kh * kw, n=cout, groups=1, kernel=kh * kw, cin_per_group=cin,
                      ofm_elems=cout, ifm_elems=cin * kh * kw, weight_bytes=weights)
     return tuple(Step("Conv", pixel, "Conv2D") for _ in range(batch * oh * ow))
+
+
+def _transpose(graph: Graph, node: Node, target: Target) -> tuple[Step, ...] | None:
+    """Regor's ``DecomposeTranspose``: one native 3-D swap per step (``npuready.cost.transpose``), each moving
+    the bytes its bursts cost (read and write counted as int8 elements of a ``move`` step). Costed on the ONNX
+    axis order, as the TFLite Transpose Vela receives when the exporter keeps the tensor in that order."""
+    x = _shape(graph, node.inputs[0]) if node.inputs else None
+    if not target.sram_burst_bytes or not x:
+        return None
+    perm = tuple(int(p) for p in (node.attr("perm", None) or range(len(x) - 1, -1, -1)))
+    steps = []
+    for ifm, swapped in transpose_swaps(x, perm):
+        read, write = swap_transfer_bytes(ifm, swapped, target)
+        steps.append(Step("Transpose", Workload("move", ofm_elems=write, ifm_elems=read), "Transpose"))
+    return tuple(steps) or (Step("Transpose", Workload("free"), "(removed: identity permutation)"),)
 
 
 def _grouped_conv(graph: Graph, node: Node) -> tuple[Step, ...] | None:

@@ -73,6 +73,7 @@ class Target:
     lut_elems_per_cycle: float | None = None  # output stage with a lookup-table activation; None = no such limit
     elementwise_block_bytes: int = 0  # int8 IFM bytes an elementwise block may hold (0 = constant reads not modelled)
     const_burst_bytes: int = 0  # longest burst of the memory holding constants (bytes)
+    sram_burst_bytes: int = 0  # SRAM burst length; a shorter access costs a whole burst (0 = not modelled)
     int32_elems_per_cycle: float | None = None  # elementwise op reading int32 operands (lowered sequences)
     mul32_elems_per_cycle: float | None = None  # int8 Mul writing an int32 result
     graph_inputs_in_dram: bool = False  # graph input tensors stay in DRAM (not in the SRAM the layers use)
