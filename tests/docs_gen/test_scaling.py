@@ -43,6 +43,8 @@ def test_reproduction_section_reads_every_number_from_the_measurement():
     assert ("| `b` | 4 | dask-local | 4.0 s | 8.0 s | 0.50x | workers | 1.5 -> 2.0 | differs at `/results/x/0` | "
             "differs at `/results/x/1` | differ |") in text
     assert "same values; older code fingerprint (`generator/npuready/site/render.py` changed since)" in text
+    imports = {**code, "experiment": "e", "identical": False, "first_difference": "/provenance/code"}
+    assert "| same values; older code fingerprint | identical |" in section({**doc, "experiments": [imports]}, ["e"])
     flat = " ".join(text.split())
     assert "1 of 3 identical to the committed result (2 with the same values" in flat
     assert "serial and 2 workers gave identical results in 2 of 3" in flat
