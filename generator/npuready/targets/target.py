@@ -79,6 +79,11 @@ class Target:
     sram_latency_cycles: int = 0  # SRAM read/write latency an op's first IFM / last OFM block pays
     scratch_in_dram: bool = False  # compiler scratch (a lowered MatMul's int32 products) in DRAM, not SRAM
     weight_zero_runs: bool = False  # the weight encoder codes all-zero output channels in (almost) no bytes
+    shram_banks: int = 0  # Ethos-U SHRAM banks of 1 KiB: block search + pipeline fill/drain of MAC ops (0 = off)
+    shram_ifm_granule: int = 0  # SHRAM bank granule of an int8 IFM buffer
+    shram_acc_granule: int = 0  # SHRAM bank granule of a 32-bit accumulator buffer
+    sram_burst_bytes: int = 0  # longest SRAM burst (bytes; 0 = no burst penalty)
+    dram_write_latency_cycles: int = 0  # DRAM write latency an op's last OFM block pays
     pool_min_kernel: int = 0  # a pooling pass takes at least this many kernel-element steps (Ethos-U: 4)
     lowering: str = "none"  # compiler lowering of ops without a kernel (npuready.cost.lowering): none | vela
     reference: Mapping[str, str] = field(default_factory=dict)  # external tool settings a mirror matches
