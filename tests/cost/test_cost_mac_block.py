@@ -107,3 +107,17 @@ def test_targets_without_shram_are_unchanged():
     t = load_target("edge-10")
     assert t.shram_banks == 0
     assert estimate(g, t).layers[0].compute_cycles == estimate(g, dataclasses.replace(t, sram_burst_bytes=32)).layers[0].compute_cycles
+
+
+def test_maxpool_output_stage_runs_at_its_own_rate():
+    nodes = [helper.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[2, 2], strides=[2, 2])]
+    g = load(make_model(nodes, [vi("x", [1, 16, 28, 28])], [vi("y", [1, 16, 14, 14])], []))
+    t = load_target("ethos-u65-256")
+    w = workload(g, g.nodes[0])
+    assert w.mac_op == MacOp("pool", (28, 28, 16), (14, 14, 16), (2, 2), (2, 2), (1, 1))
+    layer = estimate(g, t).layers[0]
+    pool = 14 * 14 * 16 * 4 // 8  # max(4, 2 x 2) kernel-element steps at 8 per cycle
+    dram = Memory(t.dram_latency_cycles, 12.0, 128, nhwc=True)
+    out = Memory(t.dram_write_latency_cycles, 12.0, 128, nhwc=True)  # graph input and output stay in DRAM
+    assert t.maxpool_output_elems_per_cycle == 8.0  # outputCycles[6] = 0.125, not the conv's 0.25
+    assert layer.compute_cycles == pipeline_cycles(pool, 1 / 8.0, w.mac_op, *U65, dram, out)

@@ -121,7 +121,8 @@ def op_compute(op: str, w: Workload, t: Target) -> tuple[int, GemmMapping | None
             return _with_output_stage(_depthwise_cycles(w, t), w, t), None, "lowered to a depthwise conv"
         kernel = max(w.kernel, t.pool_min_kernel)  # regor: max(4, sub-kernel elements) steps per micro-block
         cycles = math.ceil(_pool_lanes(w, t) * kernel / (t.pool_ops_per_cycle or t.vector_lanes))
-        return _mac_stage(cycles, w, t), None, ""
+        rate = t.maxpool_output_elems_per_cycle if op == "MaxPool" else None
+        return _mac_stage(cycles, w, t, rate), None, ""
     if w.kind == "elementwise":
         rate = t.vector_lanes
         if op in BINARY_OPS and t.elementwise_elems_per_cycle:
@@ -173,15 +174,17 @@ def _pool_lanes(w: Workload, t: Target) -> int:
     return math.ceil(w.m / uh) * uh * uw * math.ceil(w.n / uc) * uc
 
 
-def _mac_stage(cycles: int, w: Workload, t: Target) -> int:
+def _mac_stage(cycles: int, w: Workload, t: Target, output_rate: float | None = None) -> int:
     """A MAC op's cycles: on a target with an Ethos-U SHRAM (``shram_banks``) and a known block geometry, the
     block pipeline with its fill and drain (``npuready.cost.mac_block``); otherwise the slower of the MAC stage
-    and the output stage."""
-    if not (t.shram_banks and w.mac_op and t.output_elems_per_cycle and t.engine == "dot-product"):
-        return _with_output_stage(cycles, w, t)
+    and the output stage. ``output_rate`` replaces ``output_elems_per_cycle`` for an op whose output stage
+    runs at its own rate (MaxPool: regor ``EstimateAOCyclesPerElement`` selects ``outputCycles[6]``)."""
+    rate = output_rate or t.output_elems_per_cycle
+    if not (t.shram_banks and w.mac_op and rate and t.engine == "dot-product"):
+        return _with_output_stage(cycles, w, t, rate)
     ifm_mem, ofm_mem = _block_memories(w, t)
     shram = Shram(t.shram_banks, t.shram_ifm_granule, t.shram_acc_granule)
-    return pipeline_cycles(cycles, 1 / t.output_elems_per_cycle, w.mac_op, ublock(t), shram, ifm_mem, ofm_mem)
+    return pipeline_cycles(cycles, 1 / rate, w.mac_op, ublock(t), shram, ifm_mem, ofm_mem)
 
 
 def _block_memories(w: Workload, t: Target) -> tuple[Memory, Memory]:
@@ -204,9 +207,10 @@ def _block_memories(w: Workload, t: Target) -> tuple[Memory, Memory]:
             memory(w.writes_graph_output, t.dram_write_latency_cycles))
 
 
-def _with_output_stage(cycles: int, w: Workload, t: Target) -> int:
-    if t.output_elems_per_cycle:
-        return max(cycles, math.ceil(w.ofm_elems / t.output_elems_per_cycle))
+def _with_output_stage(cycles: int, w: Workload, t: Target, rate: float | None = None) -> int:
+    rate = rate or t.output_elems_per_cycle
+    if rate:
+        return max(cycles, math.ceil(w.ofm_elems / rate))
     return cycles
 
 

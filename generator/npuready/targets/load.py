@@ -37,6 +37,7 @@ _OPTIONAL = {
     "int32_elems_per_cycle": ((int, float), True), "mul32_elems_per_cycle": ((int, float), True),
     "shram_banks": (int, True), "shram_ifm_granule": (int, True), "shram_acc_granule": (int, True),
     "sram_burst_bytes": (int, True), "dram_write_latency_cycles": (int, False),
+    "maxpool_output_elems_per_cycle": ((int, float), True),
 }
 LOWERINGS = ("none", "vela")  # npuready.cost.lowering
 # Every number in the file needs a line in [sources] saying where it comes from.
@@ -47,6 +48,7 @@ _SOURCE_GROUPS = {
                "elementwise_block_bytes", "const_burst_bytes", "graph_inputs_in_dram", "weight_zero_runs",
                "sram_latency_cycles", "scratch_in_dram", "sram_burst_bytes", "dram_write_latency_cycles"),
     "vector": ("vector_lanes", "depthwise_engine", "output_elems_per_cycle", "elementwise_elems_per_cycle",
+               "maxpool_output_elems_per_cycle",
                "weight_load_cycles", "global_pool_as_depthwise", "pool_ops_per_cycle", "mul_elems_per_cycle",
                "pool_min_kernel", "int32_elems_per_cycle", "mul32_elems_per_cycle",
                "lowering", "lut_elems_per_cycle"),
