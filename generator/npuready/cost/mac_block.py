@@ -68,16 +68,34 @@ class Memory:
     nhwc: bool = False
 
 
-def _round_up(x: int, step: int) -> int:
+def round_up(x: int, step: int) -> int:
     return -(-x // step) * step
+
+
+def block_candidates(ofm: tuple[int, int, int], ublock: tuple[int, int, int]):
+    """The (H, W, C) OFM blocks ``FindBlockConfig`` tries, in its order: depths from ``min(C, 16)`` in
+    micro-block steps (rounded up to 16 while below C), heights and widths in micro-block steps, all up to
+    the OFM rounded to micro-blocks and capped at ``BLOCK_MAX``."""
+    uh, uw, ud = ublock
+    sh, sw, sd = (round_up(min(s, m), u) for s, m, u in zip(ofm, BLOCK_MAX, ublock))
+    depth = max(ud, min(sd, OFM_SPLIT_DEPTH))
+    if depth < ofm[2]:
+        depth = round_up(depth, OFM_SPLIT_DEPTH)
+    while depth <= sd:
+        for h in range(uh, sh + 1, uh):
+            for w in range(uw, sw + 1, uw):
+                yield h, w, depth
+        depth += ud
+        if depth < ofm[2]:
+            depth = round_up(depth, OFM_SPLIT_DEPTH)
 
 
 def part_kernel(ifm_depth: int, kernel_elems: int) -> bool:
     """``ChooseKernelMethod`` for int8: part-kernel-first when its utilisation is at least depth-first's."""
     if ifm_depth <= 8:
         return True
-    depth_util = ifm_depth / _round_up(ifm_depth, 32)
-    part_util = ifm_depth / _round_up(ifm_depth, 8) * (kernel_elems / _round_up(kernel_elems, 4))
+    depth_util = ifm_depth / round_up(ifm_depth, 32)
+    part_util = ifm_depth / round_up(ifm_depth, 8) * (kernel_elems / round_up(kernel_elems, 4))
     return part_util >= depth_util
 
 
@@ -87,13 +105,13 @@ def _ifm_block(op: MacOp, h: int, w: int, ublock: tuple[int, int, int]) -> tuple
     dil_w = (op.kernel[1] - 1) * op.dilation[1] + 1
     ih = (h - 1) * op.stride[0] + min(dil_h, SUBKERNEL_MAX)
     iw = (w - 1) * op.stride[1] + min(dil_w, SUBKERNEL_MAX)
-    return _round_up(ih, ublock[0]), _round_up(iw, ublock[1])
+    return round_up(ih, ublock[0]), round_up(iw, ublock[1])
 
 
 def _fits(ifm_wh: int, ifm_depth: int, ofm_wh: int, ofm_depth: int, shram: Shram) -> bool:
     """``TryBlockConfig`` (not elementwise): double-buffered IFM and accumulator banks below the LUT."""
-    ifm_banks = _round_up(-(-(ifm_wh * _round_up(ifm_depth, 8)) // BANK_BYTES) * 2, shram.ifm_granule)
-    acc_banks = _round_up(-(-(ofm_wh * _round_up(ofm_depth, 8) * ACC_BITS // 8) // BANK_BYTES) * 2, shram.acc_granule)
+    ifm_banks = round_up(-(-(ifm_wh * round_up(ifm_depth, 8)) // BANK_BYTES) * 2, shram.ifm_granule)
+    acc_banks = round_up(-(-(ofm_wh * round_up(ofm_depth, 8) * ACC_BITS // 8) // BANK_BYTES) * 2, shram.acc_granule)
     return RESERVED_OUTPUT_BANKS + ifm_banks <= shram.banks - RESERVED_END_BANKS - acc_banks
 
 
@@ -123,42 +141,33 @@ def find_block(op: MacOp, ublock: tuple[int, int, int], shram: Shram) -> tuple[t
     uh, uw, ud = ublock
     equal_depth = op.kind != "conv"
     pk = op.kind == "conv" and part_kernel(ic, op.kernel[0] * op.kernel[1])
-    ifm_block_depth = _round_up(min(ic, 16 if pk else 32), IFM_UBLOCK_DEPTH)
+    ifm_block_depth = round_up(min(ic, 16 if pk else 32), IFM_UBLOCK_DEPTH)
     weight_wh = op.kernel[0] * op.kernel[1] if op.kind != "pool" else 0
     dil_h, dil_w = ((k - 1) * d + 1 for k, d in zip(op.kernel, op.dilation))
     ifm_repeats = -(-dil_w // SUBKERNEL_MAX) * -(-dil_h // SUBKERNEL_MAX)
-    sh, sw, sd = (_round_up(min(s, m), u) for s, m, u in zip(op.ofm, BLOCK_MAX, ublock))
     best = None
     best_cost = best_cover = math.inf
     wont_fit: set[tuple[int, int]] = set()
-    depth = max(ud, min(sd, OFM_SPLIT_DEPTH))
-    if depth < oc:
-        depth = _round_up(depth, OFM_SPLIT_DEPTH)
-    while depth <= sd:
-        for h in range(uh, sh + 1, uh):
-            for w in range(uw, sw + 1, uw):
-                if (h, w) in wont_fit:
-                    continue
-                bh, bw = _ifm_block(op, h, w, ublock)
-                bd = depth if equal_depth else ifm_block_depth
-                fh = min(h, 1) if (oh == 1 and op.kernel[0] == 1 and uh == 2) else h  # FitBlockForOFM
-                if not _fits(bh * bw, bd, fh * w, depth, shram):
-                    wont_fit.add((h, w))
-                    continue
-                cost = _relative_cost(op, (fh, w, depth), bh * bw * bd, bh * bw, weight_wh, ifm_repeats, equal_depth)
-                if cost > best_cost:
-                    continue
-                if cost == best_cost:
-                    cover = np.float32(ih * iw) / np.float32(max(min(ih, bh) * min(iw, bw), 1))
-                    if not (cover <= best_cover and h <= 4 and w <= 4):
-                        continue
-                    best_cover = cover
-                else:
-                    best_cover = math.inf
-                best_cost, best = cost, ((h, w, depth), (bh, bw, bd))
-        depth += ud
-        if depth < oc:
-            depth = _round_up(depth, OFM_SPLIT_DEPTH)
+    for h, w, depth in block_candidates(op.ofm, ublock):
+        if (h, w) in wont_fit:
+            continue
+        bh, bw = _ifm_block(op, h, w, ublock)
+        bd = depth if equal_depth else ifm_block_depth
+        fh = min(h, 1) if (oh == 1 and op.kernel[0] == 1 and uh == 2) else h  # FitBlockForOFM
+        if not _fits(bh * bw, bd, fh * w, depth, shram):
+            wont_fit.add((h, w))
+            continue
+        cost = _relative_cost(op, (fh, w, depth), bh * bw * bd, bh * bw, weight_wh, ifm_repeats, equal_depth)
+        if cost > best_cost:
+            continue
+        if cost == best_cost:
+            cover = np.float32(ih * iw) / np.float32(max(min(ih, bh) * min(iw, bw), 1))
+            if not (cover <= best_cover and h <= 4 and w <= 4):
+                continue
+            best_cover = cover
+        else:
+            best_cover = math.inf
+        best_cost, best = cost, ((h, w, depth), (bh, bw, bd))
     return best if best is not None else (ublock, (*_ifm_block(op, uh, uw, ublock), ifm_block_depth))
 
 
