@@ -1,6 +1,8 @@
 """Vela's unrolling of a Conv whose stride exceeds 3 on the Ethos-U mirrors (npuready.cost.lowering,
 after regor's GraphIrOptimiser::UnrollKernelStrides): one stride-1 conv per output pixel, each priced
 as an ordinary conv; stride <= 3 convs and targets without ``lowering = "vela"`` are unchanged."""
+import dataclasses
+
 import pytest
 from onnx import helper
 
@@ -61,7 +63,9 @@ def test_batches_multiply_the_steps():
 
 @pytest.mark.parametrize("name", MIRRORS)
 def test_unrolled_cost_is_the_sum_of_ordinary_single_pixel_convs(name):
-    t = load_target(name)
+    # lowered steps carry no block geometry, so the block pipeline's fill and drain (npuready.cost.mac_block)
+    # is not charged per step; compare with it off
+    t = dataclasses.replace(load_target(name), shram_banks=0)
     g = _conv()
     layer = estimate(g, t).layers[0]
     assert layer.device == "npu" and layer.note.startswith("lowered (vela): 16 NPU ops")

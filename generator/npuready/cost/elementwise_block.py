@@ -22,47 +22,32 @@ from __future__ import annotations
 
 import math
 
-OFM_SPLIT_DEPTH = 16
-BLOCK_MAX = (32, 64, 128)  # H, W, C
-
-
-def _round_up(x: int, step: int) -> int:
-    return -(-x // step) * step
+from npuready.cost.mac_block import block_candidates, round_up
 
 
 def _fits(h: int, w: int, d: int, block_bytes: int) -> bool:
-    return h * w * _round_up(d, 8) <= block_bytes
+    return h * w * round_up(d, 8) <= block_bytes
 
 
 def elementwise_block(shape: tuple[int, int, int], ublock: tuple[int, int, int], block_bytes: int) -> tuple[int, int, int]:
     """(H, W, C) of the block ``FindBlockConfig`` chooses for an elementwise op with int8 OFM ``shape``
     (H, W, C) on an engine with micro-block ``ublock`` (H, W, C)."""
     oh, ow, oc = shape
-    uh, uw, ud = ublock
-    sh, sw, sd = (_round_up(min(s, m), u) for s, m, u in zip(shape, BLOCK_MAX, ublock))
     elements = oh * ow * oc
-    best, best_cost, best_cover = (uh, uw, ud), math.inf, math.inf
-    depth = max(ud, min(sd, OFM_SPLIT_DEPTH))
-    if depth < oc:
-        depth = _round_up(depth, OFM_SPLIT_DEPTH)
-    while depth <= sd:
-        for h in range(uh, sh + 1, uh):
-            for w in range(uw, sw + 1, uw):
-                if not _fits(h, w, depth, block_bytes):
-                    continue
-                cost = elements / (h * w * depth)
-                if elements < h * w * depth * 2:
-                    cost /= 2
-                if cost > best_cost:
-                    continue
-                cover = (oh * ow) / max(1, min(oh, h) * min(ow, w))
-                if cost == best_cost and not (cover <= best_cover and h <= 4 and w <= 4):
-                    continue
-                best_cover = cover if cost == best_cost else math.inf
-                best, best_cost = (h, w, depth), cost
-        depth += ud
-        if depth < oc:
-            depth = _round_up(depth, OFM_SPLIT_DEPTH)
+    best, best_cost, best_cover = ublock, math.inf, math.inf
+    for h, w, depth in block_candidates(shape, ublock):
+        if not _fits(h, w, depth, block_bytes):
+            continue
+        cost = elements / (h * w * depth)
+        if elements < h * w * depth * 2:
+            cost /= 2
+        if cost > best_cost:
+            continue
+        cover = (oh * ow) / max(1, min(oh, h) * min(ow, w))
+        if cost == best_cost and not (cover <= best_cover and h <= 4 and w <= 4):
+            continue
+        best_cover = cover if cost == best_cost else math.inf
+        best, best_cost = (h, w, depth), cost
     return best
 
 

@@ -8,7 +8,10 @@ Per NPU node:
   ``ofm * passes / lanes`` (``elementwise_elems_per_cycle`` for binary ops when the target gives it);
   ReLU-family activations and BatchNormalization that follow a MAC layer are fused (0 cycles); data
   movement and shape ops cost no compute. A target with an output stage (``output_elems_per_cycle``)
-  needs at least ``ofm / output_elems_per_cycle`` cycles per MAC/pool layer.
+  needs at least ``ofm / output_elems_per_cycle`` cycles per MAC/pool layer. A target with an Ethos-U SHRAM
+  (``shram_banks``) instead runs a conv, fully connected, depthwise or pooling layer through the block
+  pipeline of ``npuready.cost.mac_block``: the compiler's OFM block, the MAC and output stages overlapped
+  block by block, plus the pipeline's fill and drain (first IFM block read, last OFM block write).
 - **memory cycles** — weights stream from ``weight_memory``; activations live in SRAM when the layer's
   input + output fit in ``sram_kib``, otherwise in DRAM. Cycles = max over the two memories of
   bytes / (GB/s / clock).
@@ -31,6 +34,7 @@ import os
 from npuready.cost.elementwise_block import constant_read_bytes
 from npuready.cost.gemm import GemmMapping, dot_product_cycles, systolic_os_cycles
 from npuready.cost.lowering import LUT, Step, lower
+from npuready.cost.mac_block import Memory, Shram, pipeline_cycles
 from npuready.cost.placement import CPU, FOLDED, NPU, place_nodes
 from npuready.cost.report import CostReport, LayerCost, Transfer
 from npuready.cost.workload import HOST_FLOPS, Workload, workload
@@ -109,15 +113,16 @@ def op_compute(op: str, w: Workload, t: Target) -> tuple[int, GemmMapping | None
     """Compute cycles of one op of type ``op`` with workload ``w`` (also used for each lowered step)."""
     if w.kind == "gemm" or (w.kind == "depthwise" and not t.depthwise_engine):
         mapping = gemm_mapping(w, t)
-        return _with_output_stage(mapping.cycles, w, t), mapping, ""
+        return _mac_stage(mapping.cycles, w, t), mapping, ""
     if w.kind == "depthwise":
-        return _with_output_stage(_depthwise_cycles(w, t), w, t), None, "depthwise datapath"
+        return _mac_stage(_depthwise_cycles(w, t), w, t), None, "depthwise datapath"
     if w.kind == "pool":
         if t.global_pool_as_depthwise and op in GLOBAL_MEAN_OPS:
             return _with_output_stage(_depthwise_cycles(w, t), w, t), None, "lowered to a depthwise conv"
         kernel = max(w.kernel, t.pool_min_kernel)  # regor: max(4, sub-kernel elements) steps per micro-block
         cycles = math.ceil(_pool_lanes(w, t) * kernel / (t.pool_ops_per_cycle or t.vector_lanes))
-        return _with_output_stage(cycles, w, t), None, ""
+        rate = t.maxpool_output_elems_per_cycle if op == "MaxPool" else None
+        return _mac_stage(cycles, w, t, rate), None, ""
     if w.kind == "elementwise":
         rate = t.vector_lanes
         if op in BINARY_OPS and t.elementwise_elems_per_cycle:
@@ -169,9 +174,43 @@ def _pool_lanes(w: Workload, t: Target) -> int:
     return math.ceil(w.m / uh) * uh * uw * math.ceil(w.n / uc) * uc
 
 
-def _with_output_stage(cycles: int, w: Workload, t: Target) -> int:
-    if t.output_elems_per_cycle:
-        return max(cycles, math.ceil(w.ofm_elems / t.output_elems_per_cycle))
+def _mac_stage(cycles: int, w: Workload, t: Target, output_rate: float | None = None) -> int:
+    """A MAC op's cycles: on a target with an Ethos-U SHRAM (``shram_banks``) and a known block geometry, the
+    block pipeline with its fill and drain (``npuready.cost.mac_block``); otherwise the slower of the MAC stage
+    and the output stage. ``output_rate`` replaces ``output_elems_per_cycle`` for an op whose output stage
+    runs at its own rate (MaxPool: regor ``EstimateAOCyclesPerElement`` selects ``outputCycles[6]``)."""
+    rate = output_rate or t.output_elems_per_cycle
+    if not (t.shram_banks and w.mac_op and rate and t.engine == "dot-product"):
+        return _with_output_stage(cycles, w, t, rate)
+    ifm_mem, ofm_mem = _block_memories(w, t)
+    shram = Shram(t.shram_banks, t.shram_ifm_granule, t.shram_acc_granule)
+    return pipeline_cycles(cycles, 1 / rate, w.mac_op, ublock(t), shram, ifm_mem, ofm_mem)
+
+
+def _block_memories(w: Workload, t: Target) -> tuple[Memory, Memory]:
+    """Where a MAC op's first IFM block is read from and its last OFM block written to: a graph input or output
+    in plain NHWC, in DRAM when the target keeps the graph's tensors there (``graph_inputs_in_dram``), other
+    feature maps in the NHCWB16 brick format, in SRAM when the layer's tensors fit (as ``_memory`` decides)."""
+    hz = t.clock_mhz * 1e6
+    sram_rate = (t.sram_gbps or t.dram_gbps) * 1e9 / hz
+    dram_rate = t.dram_gbps * 1e9 / hz
+    acts = (w.ifm_elems * w.ifm_bits + w.ofm_elems * (w.store_bits or w.ofm_bits)) // 8
+    in_sram = acts <= t.sram_kib * 1024
+    sram_burst, dram_burst = t.sram_burst_bytes, t.const_burst_bytes
+
+    def memory(graph_tensor: bool, latency: int) -> Memory:
+        if (graph_tensor and t.graph_inputs_in_dram) or (not graph_tensor and not in_sram):
+            return Memory(latency, dram_rate, dram_burst, nhwc=graph_tensor)
+        return Memory(t.sram_latency_cycles, sram_rate, sram_burst, nhwc=graph_tensor)
+
+    return (memory(bool(w.graph_input_elems), t.dram_latency_cycles),
+            memory(w.writes_graph_output, t.dram_write_latency_cycles))
+
+
+def _with_output_stage(cycles: int, w: Workload, t: Target, rate: float | None = None) -> int:
+    rate = rate or t.output_elems_per_cycle
+    if rate:
+        return max(cycles, math.ceil(w.ofm_elems / rate))
     return cycles
 
 

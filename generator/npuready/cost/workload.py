@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from npuready.cost.mac_block import MacOp
 from npuready.graph import Graph, Node
 
 FREE_OPS = frozenset({
@@ -75,6 +76,8 @@ class Workload:
     fixed_cycles: int = 0  # cycles the op pays beyond compute and memory (per-op prologue/epilogue latencies)
     graph_input_elems: int = 0  # activation elements read straight from a graph input
     graph_input_channels: int = 0  # innermost (NHWC channel) length of that input
+    writes_graph_output: bool = False  # the output is a graph output
+    mac_op: MacOp | None = None  # the op as an Ethos-U block search sees it (conv, FC, depthwise, pooling)
     fusable: bool = False
     shapes_known: bool = True
 
@@ -125,6 +128,8 @@ def workload(graph: Graph, node: Node) -> Workload:
     w = _workload(graph, node)
     inputs = {t.name: t for t in graph.inputs}
     read = [_shape(graph, i) for i in node.inputs if i in inputs]
+    if w.kind != "free" and any(o in {t.name for t in graph.outputs} for o in node.outputs):
+        w = dataclasses.replace(w, writes_graph_output=True)
     if not read or w.kind == "free" or not all(read):
         return w
     return dataclasses.replace(w, graph_input_elems=sum(_numel(s) for s in read),
@@ -148,6 +153,8 @@ def _workload(graph: Graph, node: Node) -> Workload:
             return Workload("pool", shapes_known=False)
         if op in ("MaxPool", "AveragePool", "LpPool"):
             kernel = math.prod(node.attr("kernel_shape", [1]))
+            return Workload("pool", kernel=kernel, ofm_elems=ofm, ifm_elems=ifm,
+                            mac_op=_mac_op(node, "pool", x, y, node.attr("kernel_shape", [1, 1])))
         else:  # global pooling / reductions: input elements per output element
             kernel = max(1, _numel(x) // max(1, _numel(y)))
         return Workload("pool", kernel=kernel, ofm_elems=ofm, ifm_elems=ifm)
@@ -232,9 +239,18 @@ def _conv(graph: Graph, node: Node, y, ifm: int) -> Workload:
     m = y[0] * math.prod(y[2:])
     cin_g, cout_g = w[1], w[0] // group
     kind = "depthwise" if group > 1 and cin_g == 1 else "gemm"
+    mac = _mac_op(node, "depthwise" if kind == "depthwise" else "conv", x, y, w[2:]) if group == 1 or kind == "depthwise" else None
     return Workload(kind, m=m, k=cin_g * kernel, n=cout_g, groups=group, kernel=kernel, cin_per_group=cin_g,
                     ofm_elems=_numel(y), ifm_elems=ifm, weight_bytes=weights, ofm_hwc=hwc(y) if y[0] == 1 else (0, 0, 0),
-                    zero_weight_bytes=zero_channel_bytes(graph, node.inputs[1], 0))
+                    zero_weight_bytes=zero_channel_bytes(graph, node.inputs[1], 0), mac_op=mac)
+
+
+def _mac_op(node: Node, kind: str, x: tuple[int, ...], y: tuple[int, ...], kernel) -> MacOp | None:
+    """A batch-1, 2-D conv/depthwise/pooling node as ``npuready.cost.mac_block`` sees it (None otherwise)."""
+    if len(x) != 4 or len(y) != 4 or x[0] != 1 or len(kernel) != 2:
+        return None
+    pair = lambda name: tuple(int(v) for v in (node.attr(name, [1, 1]) or [1, 1]))[:2]  # noqa: E731
+    return MacOp(kind, hwc(x), hwc(y), (int(kernel[0]), int(kernel[1])), pair("strides"), pair("dilations"))
 
 
 def _matmul(graph: Graph, node: Node, y, ifm: int) -> Workload:
@@ -258,9 +274,10 @@ def _matmul(graph: Graph, node: Node, y, ifm: int) -> Workload:
         if node.op_type == "Gemm" and len(node.inputs) > 2 and node.inputs[2]:
             weights += BIAS_BYTES * n
     fc = weights and batch == 1  # a constant B: a FullyConnected layer on an NPU
+    ofm_hwc = fc_ofm_hwc(m, n) if fc else (0, 0, 0)
     return Workload("gemm", m=m, k=k, n=n, groups=batch, kernel=1, cin_per_group=k, ofm_elems=_numel(y),
-                    ifm_elems=ifm, weight_bytes=weights, zero_weight_bytes=zero,
-                    ofm_hwc=fc_ofm_hwc(m, n) if fc else (0, 0, 0))
+                    ifm_elems=ifm, weight_bytes=weights, zero_weight_bytes=zero, ofm_hwc=ofm_hwc,
+                    mac_op=MacOp("conv", (*ofm_hwc[:2], k), ofm_hwc) if fc else None)
 
 
 def fc_ofm_hwc(rows: int, n: int) -> tuple[int, int, int]:

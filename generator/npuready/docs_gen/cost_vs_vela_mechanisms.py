@@ -47,6 +47,15 @@ MODELLED = (
      "per column (`vela.ini` SRAM 32 cycles; the int32 scratch sits in the feature-map memory, "
      "`scheduler_packing.cpp`, which is DRAM with 500 cycles on the U65's `Dedicated_Sram`), not the block "
      "transfers."),
+    ("Block pipeline fill and drain of MAC ops", "`no_block_pipeline`",
+     "`EthosU55Performance::EstimateMacOpCycles` overlaps a conv's, fully connected layer's, depthwise conv's "
+     "or pooling's MAC and output stages block by block, so an op scheduled alone takes max(MAC, output) per "
+     "OFM block times the blocks, plus one block of the other stage, plus its first IFM block's read and last "
+     "OFM block's write (`MinimumIfmCycles` / `MinimumOfmCycles`: memory latency + burst-weighted transfer); "
+     "no stage runs faster than the command issue limit. The block is the one `ArchEthosU55::FindBlockConfig` "
+     "picks in the SHRAM (`s_EthosU55Configs` / `s_EthosU65Configs`). The mirrors re-run that block search "
+     "(`npuready/cost/mac_block.py`, shram_banks and granules in the target file) and cost each such layer "
+     "this way, which matters most for small feature maps, where a block is most of the layer."),
     ("Fully connected rows as an image", "—",
      "`GraphIrOptimiser::RewriteFullyConnected` turns a fully connected layer's R input rows into an H x W "
      "image with W = max(R / 16, ceil(sqrt R)) raised to a divisor of R; the mirrors count that image's "
@@ -62,15 +71,19 @@ OPEN = (
     "flash): the codec's palette and Golomb-Rice modes also shrink non-zero weights by an amount that depends "
     "on their value distribution (`total_npu_encoded_weights` against `total_original_weights` in each row's "
     "`vela_summary`: RepVGG-A0's random weights compress well below their size, most other models' hardly). "
+    "In Vela's debug database (`--enable-debug-db`) RepVGG-A0's weight-bound 192-channel 3x3 convs on the U55 cost "
+    "exactly their encoded weight and scale bytes at the flash's 1 byte per cycle (`OffChipFlash_ac`), about 0.7 "
+    "of their int8 size, so max(compute, access) with the encoded size is the whole mechanism there. "
     "The mirrors count one byte per non-zero-channel weight; a ratio taken from Vela's output would be a constant "
-    "fitted to it, and re-implementing the codec is not done.",
-    "**Weight prefetch and per-op fixed costs** (small layers, chiefly on the Ethos-U65): "
-    "`EstimateMacOpCycles` adds the first IFM block's read and the last OFM block's write (`MinimumIfmCycles`, "
-    "`MinimumOfmCycles`: memory latency plus one block's burst-weighted transfer) and `MeasureAccessCycles` "
-    "charges only the weights not prebuffered during the previous op (`firstWeightDMASize`); both depend on "
-    "the block (`FindBlockConfig`) and scheduler slack, which the mirrors do not reproduce for convs. The "
-    "activation x activation MatMul pays the block transfers once per output column as well; the mirrors "
-    "count only the latencies there.",
+    "fitted to it, and re-implementing the codec's palette and Golomb-Rice choices (`mlw_codec/mlw_encode.c`) "
+    "is not done.",
+    "**Weight prefetch** (small layers, chiefly on the Ethos-U65): regor's scheduler copies a layer's encoded "
+    "weights from DRAM into the SRAM staging area before it runs (`Scheduler::ProposeWeightBuffering`), and "
+    "`NetworkPerformance::EstimateFullOpPerformance` adds the part of that DMA (`MemToMemCycles`: DRAM latency "
+    "+ bytes / bandwidth) the previous op's cycles do not hide (`slackBufferingCycles`). The mirrors charge "
+    "the DRAM latency once per layer instead; the hidden part depends on the scheduler's choices. The "
+    "block fill and drain is not charged to lowered steps (the unrolled strided conv, the MatMul's "
+    "per-column ReduceSum, where the mirrors count only the two latencies).",
     "**Transpose and channel shuffles**: most of Vela's Transpose rows are layout transposes the ONNX-to-TFLite "
     "export writes around the rank-5 reshape of a channel shuffle (NCHW <-> NHWC), each of which regor "
     "decomposes (`scheduler_decompose.cpp` `DecomposeTranspose`: a selection sort of the axes, each swap "

@@ -31,20 +31,24 @@ _OPTIONAL = {
     "weight_load_cycles": (int, False), "global_pool_as_depthwise": (bool, False),
     "mul_elems_per_cycle": ((int, float), True), "lowering": (str, False),
     "lut_elems_per_cycle": ((int, float), True), "elementwise_block_bytes": (int, True),
-    "const_burst_bytes": (int, True), "pool_min_kernel": (int, True), "sram_burst_bytes": (int, True),
+    "const_burst_bytes": (int, True), "pool_min_kernel": (int, True),
     "graph_inputs_in_dram": (bool, False), "weight_zero_runs": (bool, False),
     "sram_latency_cycles": (int, False), "scratch_in_dram": (bool, False),
     "int32_elems_per_cycle": ((int, float), True), "mul32_elems_per_cycle": ((int, float), True),
+    "shram_banks": (int, True), "shram_ifm_granule": (int, True), "shram_acc_granule": (int, True),
+    "sram_burst_bytes": (int, True), "dram_write_latency_cycles": (int, False),
+    "maxpool_output_elems_per_cycle": ((int, float), True),
 }
 LOWERINGS = ("none", "vela")  # npuready.cost.lowering
 # Every number in the file needs a line in [sources] saying where it comes from.
 _SOURCE_GROUPS = {
     "array": ("array_rows", "array_cols", "cores", "clock_mhz", "dot_width", "engine", "channel_block",
-              "part_kernel_step"),
+              "part_kernel_step", "shram_banks", "shram_ifm_granule", "shram_acc_granule"),
     "memory": ("sram_kib", "dram_gbps", "sram_gbps", "weight_memory", "dram_latency_cycles",
                "elementwise_block_bytes", "const_burst_bytes", "graph_inputs_in_dram", "weight_zero_runs",
-               "sram_latency_cycles", "scratch_in_dram", "sram_burst_bytes"),
+               "sram_latency_cycles", "scratch_in_dram", "sram_burst_bytes", "dram_write_latency_cycles"),
     "vector": ("vector_lanes", "depthwise_engine", "output_elems_per_cycle", "elementwise_elems_per_cycle",
+               "maxpool_output_elems_per_cycle",
                "weight_load_cycles", "global_pool_as_depthwise", "pool_ops_per_cycle", "mul_elems_per_cycle",
                "pool_min_kernel", "int32_elems_per_cycle", "mul32_elems_per_cycle",
                "lowering", "lut_elems_per_cycle"),

@@ -63,6 +63,7 @@ class Target:
     weight_memory: str = "dram"  # where weights stream from: dram (off-chip / flash) or sram
     output_elems_per_cycle: float | None = None  # GEMM output stage throughput; None = inside the array formula
     elementwise_elems_per_cycle: float | None = None  # binary elementwise throughput; None = vector_lanes
+    maxpool_output_elems_per_cycle: float | None = None  # MaxPool output stage; None = output_elems_per_cycle
     channel_block: int = 0  # dot-product engine: input channels fetched per block (0 = dot_width); a block costs channel_block/dot_width cycles
     part_kernel_step: int = 0  # dot-product engine: kernel elements packed per step in kernel-first order (0 = none)
     pool_ops_per_cycle: float | None = None  # pooling kernel-element ops per cycle; None = vector_lanes
@@ -73,13 +74,17 @@ class Target:
     lut_elems_per_cycle: float | None = None  # output stage with a lookup-table activation; None = no such limit
     elementwise_block_bytes: int = 0  # int8 IFM bytes an elementwise block may hold (0 = constant reads not modelled)
     const_burst_bytes: int = 0  # longest burst of the memory holding constants (bytes)
-    sram_burst_bytes: int = 0  # SRAM burst length; a shorter access costs a whole burst (0 = not modelled)
     int32_elems_per_cycle: float | None = None  # elementwise op reading int32 operands (lowered sequences)
     mul32_elems_per_cycle: float | None = None  # int8 Mul writing an int32 result
     graph_inputs_in_dram: bool = False  # graph input tensors stay in DRAM (not in the SRAM the layers use)
     sram_latency_cycles: int = 0  # SRAM read/write latency an op's first IFM / last OFM block pays
     scratch_in_dram: bool = False  # compiler scratch (a lowered MatMul's int32 products) in DRAM, not SRAM
     weight_zero_runs: bool = False  # the weight encoder codes all-zero output channels in (almost) no bytes
+    shram_banks: int = 0  # Ethos-U SHRAM banks of 1 KiB: block search + pipeline fill/drain of MAC ops (0 = off)
+    shram_ifm_granule: int = 0  # SHRAM bank granule of an int8 IFM buffer
+    shram_acc_granule: int = 0  # SHRAM bank granule of a 32-bit accumulator buffer
+    sram_burst_bytes: int = 0  # longest SRAM burst (bytes; 0 = no burst penalty)
+    dram_write_latency_cycles: int = 0  # DRAM write latency an op's last OFM block pays
     pool_min_kernel: int = 0  # a pooling pass takes at least this many kernel-element steps (Ethos-U: 4)
     lowering: str = "none"  # compiler lowering of ops without a kernel (npuready.cost.lowering): none | vela
     reference: Mapping[str, str] = field(default_factory=dict)  # external tool settings a mirror matches

@@ -80,7 +80,7 @@ ABLATIONS = {
               "global_pool_as_depthwise": False, "pool_ops_per_cycle": None, "elementwise_block_bytes": 0,
               "graph_inputs_in_dram": False, "pool_min_kernel": 0, "int32_elems_per_cycle": None,
               "mul32_elems_per_cycle": None, "weight_zero_runs": False, "sram_latency_cycles": 0,
-              "scratch_in_dram": False},
+              "scratch_in_dram": False, "shram_banks": 0},
     "no_channel_block": {"channel_block": 0},
     "no_part_kernel": {"part_kernel_step": 0},
     "no_weight_load_floor": {"weight_load_cycles": 0},
@@ -93,6 +93,7 @@ ABLATIONS = {
     "no_int32_rates": {"int32_elems_per_cycle": None, "mul32_elems_per_cycle": None},
     "no_zero_runs": {"weight_zero_runs": False},
     "no_column_latency": {"sram_latency_cycles": 0, "scratch_in_dram": False},
+    "no_block_pipeline": {"shram_banks": 0},
 }
 
 
