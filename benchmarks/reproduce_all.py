@@ -10,7 +10,7 @@ experiment (a run cut short keeps what finished); ``docs/scaling.md`` renders it
 Takes long (every experiment twice); run it alone on an otherwise idle machine:
 ``python benchmarks/reproduce_all.py [--workers 2] [--out DIR] [--result PATH] [IDS...]``.
 A later run of a few experiments (``--result OTHER.json IDS``) is folded into the record with
-``python benchmarks/reproduce_all.py --merge OTHER.json``: its rows replace those experiments' rows, and the record
+``python benchmarks/reproduce_all.py --merge OTHER.json [IDS...]``: its rows (or just those of IDS) replace those experiments' rows, and the record
 keeps every run's header (``npuready.experiments.reproduction``).
 """
 from __future__ import annotations
@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     result = args.result or repo_root() / RESULT
     if args.merge is not None:
         later = json.loads(args.merge.read_text(encoding="utf-8"))
-        write_json(result, merge(json.loads(result.read_text(encoding="utf-8")), later))
+        write_json(result, merge(json.loads(result.read_text(encoding="utf-8")), later, args.ids or None))
         return 0
     out = args.out or Path(tempfile.mkdtemp(prefix="npuready-reproduce-"))
     reproduce(args.workers, out, result, shortest_first(args.ids or declared_ids()))

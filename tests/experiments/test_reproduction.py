@@ -39,3 +39,14 @@ def test_a_run_that_replaced_everything_leaves_no_empty_header():
 def test_runs_on_different_cluster_sizes_do_not_merge():
     with pytest.raises(ValueError, match="2 and 4 workers"):
         merge(_doc("aaa", [("a", 1.0)], 1.0), {**_doc("bbb", [("a", 2.0)], 2.0), "workers": 4})
+
+
+def test_only_the_named_rows_of_a_later_run_are_taken():
+    base = _doc("aaa", [("a", 1.0), ("b", 2.0)], 3.0)
+    later = _doc("bbb", [("a", 7.0), ("b", 8.0)], 15.0)
+    doc = merge(base, later, ["b"])
+    assert [(r["experiment"], r["wall_s"]) for r in doc["experiments"]] == [("a", 1.0), ("b", 8.0)]
+    assert [(h["commit"], h["total_wall_s"], h["experiments"]) for h in doc["runs"]] == [
+        ("aaa", 3.0, ["a"]), ("bbb", 15.0, ["b"])]
+    with pytest.raises(ValueError, match="no row for c"):
+        merge(base, later, ["c"])

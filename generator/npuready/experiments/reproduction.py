@@ -20,10 +20,18 @@ def runs(doc: dict[str, Any]) -> list[dict[str, Any]]:
     return [{**{key: doc.get(key) for key in HEADER}, "experiments": [r["experiment"] for r in doc["experiments"]]}]
 
 
-def merge(base: dict[str, Any], later: dict[str, Any]) -> dict[str, Any]:
-    """``base`` with ``later``'s rows in place of its rows of the same experiments (``later``'s new ones last)."""
+def merge(base: dict[str, Any], later: dict[str, Any], only: list[str] | None = None) -> dict[str, Any]:
+    """``base`` with ``later``'s rows in place of its rows of the same experiments (``later``'s new ones last);
+    with ``only``, just those experiments' rows are taken from ``later`` (its header keeps its whole wall time)."""
     if base.get("workers") != later.get("workers"):
         raise ValueError(f"cannot merge runs on {base.get('workers')} and {later.get('workers')} workers")
+    if only is not None:
+        unknown = sorted(set(only) - {r["experiment"] for r in later["experiments"]})
+        if unknown:
+            raise ValueError(f"the later run has no row for {', '.join(unknown)}")
+        later = {**later, "experiments": [r for r in later["experiments"] if r["experiment"] in only]}
+        later = {**later, "runs": [{**h, "experiments": [e for e in h["experiments"] if e in only]}
+                                   for h in runs(later)]}
     replaced = {r["experiment"] for r in later["experiments"]}
     order = [r["experiment"] for r in base["experiments"]]
     rows = [r for r in base["experiments"] if r["experiment"] not in replaced] + later["experiments"]

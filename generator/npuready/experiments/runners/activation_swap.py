@@ -45,7 +45,7 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
 
     p = ctx.params
     seed = ctx.seed("torch", int(p.get("seed", 0)))
-    torch.set_num_threads(int(p.get("threads", 1)))  # one per task: a sweep runs tasks side by side
+    torch.set_num_threads(int(p.get("threads", 2)))
     ctx.tool("torch", torch.__version__)
     name, target = args["model"], args["target"]
     spec = zoo_spec(name)
