@@ -75,8 +75,12 @@ OPEN = (
     "exactly their encoded weight and scale bytes at the flash's 1 byte per cycle (`OffChipFlash_ac`), about 0.7 "
     "of their int8 size, so max(compute, access) with the encoded size is the whole mechanism there. "
     "The mirrors count one byte per non-zero-channel weight; a ratio taken from Vela's output would be a constant "
-    "fitted to it, and re-implementing the codec's palette and Golomb-Rice choices (`mlw_codec/mlw_encode.c`) "
-    "is not done.",
+    "fitted to it. An exact port is more than the codec: Vela 5.2.0 encodes with regor's own codec "
+    "(`EthosU55WeightEncoder::EncodeWeights` -> `mle_encode_proxy` -> `ml_encode_ethosu_stream`: 128 KiB sections, "
+    "each with a fresh palette, greedy `search_grc_params`, end-of-stream padding to 16 bytes), not the older "
+    "`ethosu.mlw_codec` Python module (fed the same int8 weights in Vela's order it gives a few percent fewer "
+    "bytes than Vela reports, so it cannot serve as the reference), on weights in `EthosUWeightOrdering` order, per OFM depth slice, from "
+    "the int8 values LiteRT's per-channel quantizer produces. Not done.",
     "**Weight prefetch** (small layers, chiefly on the Ethos-U65): regor's scheduler copies a layer's encoded "
     "weights from DRAM into the SRAM staging area before it runs (`Scheduler::ProposeWeightBuffering`), and "
     "`NetworkPerformance::EstimateFullOpPerformance` adds the part of that DMA (`MemToMemCycles`: DRAM latency "
