@@ -92,7 +92,8 @@ def reproduce(workers: int, out_dir: Path, result: Path, ids: list[str]) -> dict
             runs = {mode: _run(exp_id, modes[mode][0], modes[mode][1], committed)
                     for mode in (("serial", "workers") if row["serial_first"] else ("workers", "serial"))}
             (serial, serial_doc), (here, workers_doc) = runs["serial"], runs["workers"]
-            row["serial"] = {k: serial[k] for k in ("wall_s", "identical", "first_difference", "error")
+            row["serial"] = {k: serial[k] for k in ("wall_s", "identical", "first_difference",
+                                                    "first_value_difference", "error")
                              if k in serial}
             row["serial_wall_s"] = serial["wall_s"]
             row.update(here)

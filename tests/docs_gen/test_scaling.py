@@ -42,16 +42,20 @@ def test_reproduction_section_reads_every_number_from_the_measurement():
             "identical |") in text
     assert ("| `b` | 4 | dask-local | 4.0 s | 8.0 s | 0.50x | workers | 1.5 -> 2.0 | differs at `/results/x/0` | "
             "differs at `/results/x/1` | differ |") in text
-    assert "same values; older code fingerprint (`generator/npuready/site/render.py` changed since)" in text
-    imports = {**code, "experiment": "e", "identical": False, "first_difference": "/provenance/code"}
+    assert ("older code fingerprint (`generator/npuready/site/render.py` changed since); values not compared on "
+            "their own") in text
+    imports = {**code, "experiment": "e", "identical": False, "first_difference": "/provenance/code",
+               "first_value_difference": None}
     assert "| same values; older code fingerprint | identical |" in section({**doc, "experiments": [imports]}, ["e"])
+    spec = {**imports, "first_value_difference": "/provenance/inputs/spec.toml"}
+    assert "| differs at `/provenance/inputs/spec.toml` | identical |" in section({**doc, "experiments": [spec]}, ["e"])
     flat = " ".join(text.split())
-    assert "1 of 3 identical to the committed result (2 with the same values" in flat
+    assert "1 of 3 identical to the committed result (1 with the same values" in flat
     assert "serial and 2 workers gave identical results in 2 of 3" in flat
     assert "serial took 1.9 min and 2 workers 1.2 min (1.58x): faster than serial here" in flat
     assert "(1) went from 1.7 min to 1.0 min (1.67x)" in flat
     assert "stopped after 3 of 4 experiments" in text and "not reached: `d`." in text
-    assert "- `b`: not yet explained." in text and "- `c`" not in text
+    assert "- `b`: not yet explained." in text and "- `c`: not yet explained." in text
     assert "commit `0123456`" in flat
 
 

@@ -38,6 +38,20 @@ def test_first_difference_is_a_json_pointer():
     assert compare_docs("x", DOC, _with(**{"provenance.inputs": {}})).first_difference == "/provenance/inputs/a~1b.onnx"
 
 
+def test_a_code_fingerprint_difference_is_told_apart_from_a_value_difference():
+    code = {"files": {"generator/npuready/x.py": "1"}}
+    base = _with(**{"provenance.code": code})
+    newer = _with(**{"provenance.code": {"files": {"generator/npuready/x.py": "2"}}})
+    row = compare_docs("x", base, newer)
+    assert (row.identical, row.first_difference, row.first_value_difference) == (
+        False, "/provenance/code/files/generator~1npuready~1x.py", None)
+    both = _with(**{"provenance.code": {"files": {}}, "results.rows": [{"n": 1}, {"n": 5}]})
+    row = compare_docs("x", base, both)
+    assert (row.first_difference, row.first_value_difference) == ("/provenance/code/files/generator~1npuready~1x.py",
+                                                                    "/results/rows/1/n")
+    assert compare_docs("x", base, base).first_value_difference is None
+
+
 def test_run_out_writes_elsewhere_and_compare_lists_identical_and_differs(tmp_path, capsys):
     committed = (experiments_dir() / "probes" / "result.json").read_bytes()
     out = tmp_path / "rerun"

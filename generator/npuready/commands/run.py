@@ -109,7 +109,9 @@ def _compare(reproduced: Path, ids: list[str]) -> int:
 
     rows = compare_dirs(experiments_dir(), reproduced, ids)
     for row in rows:
-        print(f"{row.experiment}\t" + ("identical" if row.identical else f"differs at {row.first_difference}"))
+        print(f"{row.experiment}\t" + ("identical" if row.identical else f"differs at {row.first_difference}"
+                                         + ("" if row.first_value_difference else
+                                            " (same values: only the fingerprint of the code that produced it)")))
     same = sum(row.identical for row in rows)
     print(f"{same} of {len(rows)} result(s) identical apart from timing and the commit they ran at")
     return 0 if same == len(rows) else 1

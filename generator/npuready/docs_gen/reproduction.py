@@ -23,6 +23,11 @@ CAUSES = {
     "bitexact-realworld": "the runner kept each architecture's wall seconds inside `results` (`per_model/models/*/"
                           "seconds`, the summary rows and the totals), so a rerun could never match; they now go to "
                           "the timing block only and the committed result was re-run with that change.",
+    "pruning": "this run is the first of a changed spec: one torch thread per task instead of two (two tasks of two "
+               "threads each, side by side on two workers, oversubscribed the two cores and ran slower than "
+               "serial), and float sums change with the thread count, so it could not match the result committed "
+               "for the old spec; serial and workers agree with each other, and the result committed since is of "
+               "the new spec.",
     "lint-corpus": "the runner hashed the onnx wheel's test models as inputs only when the virtual environment sat "
                    "inside the repository; this run's did not, so those input keys were missing. The corpus is "
                    "named by the onnx version in the provenance; the runner no longer hashes it and the committed "
@@ -38,21 +43,21 @@ def _t(seconds: float) -> str:
     return f"{seconds:.1f} s"
 
 
-def _verdict(identical: bool | None, difference: str | None, error: str | None = None) -> str:
-    if error:
-        return f"not run: {error}"
-    if identical:
+def _verdict(part: dict[str, Any]) -> str:
+    """A row's (or its serial run's) comparison with the committed result, in words."""
+    if part.get("error"):
+        return f"not run: {part['error']}"
+    if part.get("identical"):
         return "identical"
-    if difference == "/provenance/code":  # the runner imports another set of files now
-        return "same values; older code fingerprint"
-    if difference and difference.startswith("/provenance/code/"):
+    difference = part.get("first_difference") or ""
+    if difference.startswith("/provenance/code") and "first_value_difference" in part:
+        if part["first_value_difference"] is None:
+            return "same values; older code fingerprint"
+        return f"differs at `{part['first_value_difference']}`"
+    if difference.startswith("/provenance/code/"):  # a record made before values were compared on their own
         changed = difference.removeprefix("/provenance/code/files/").replace("~1", "/").replace("~0", "~")
-        return f"same values; older code fingerprint (`{changed}` changed since)"
+        return f"older code fingerprint (`{changed}` changed since); values not compared on their own"
     return f"differs at `{difference}`"
-
-
-def _row_verdict(row: dict[str, Any]) -> str:
-    return _verdict(row.get("identical"), row.get("first_difference"), row.get("error"))
 
 
 def _run_text(run: dict[str, Any], only: bool) -> str:
@@ -80,18 +85,17 @@ def section(doc: dict[str, Any] | None, declared: list[str]) -> str:
         f"| `{r['experiment']}` | {r.get('tasks', '-')} | {r.get('mode', '-')} | {_t(r['serial_wall_s'])} | "
         f"{_t(r['wall_s'])} | {r['serial_wall_s'] / r['wall_s']:.2f}x | {'serial' if r.get('serial_first') else 'workers'} | "
         f"{r['load_1min_before']} -> {r['load_1min_after']} | "
-        f"{_verdict(r['serial'].get('identical'), r['serial'].get('first_difference'), r['serial'].get('error'))} | "
-        f"{_row_verdict(r)} | {'identical' if r.get('serial_vs_workers_identical') else 'differ'} |" for r in rows)
+        f"{_verdict(r['serial'])} | {_verdict(r)} | {'identical' if r.get('serial_vs_workers_identical') else 'differ'} |" for r in rows)
     serial = sum(r["serial_wall_s"] for r in rows)
     here = sum(r["wall_s"] for r in rows)
     same = sum(bool(r.get("identical")) for r in rows)
-    same_values = sum(bool(r.get("identical")) or "same values" in _row_verdict(r) for r in rows)
+    same_values = sum(bool(r.get("identical")) or "same values" in _verdict(r) for r in rows)
     twins = sum(bool(r.get("serial_vs_workers_identical")) for r in rows)
     stopped = (f"The run was stopped after {len(rows)} of {len(declared)} experiments (shortest first, by their "
                f"committed wall time); not reached: {', '.join(f'`{e}`' for e in missing)}." if missing else
                f"Every one of the {len(declared)} declared experiments ran.")
     differing = [r["experiment"] for r in rows if not r.get("identical") and "error" not in r
-                 and "same values" not in _row_verdict(r)]
+                 and "same values" not in _verdict(r)]
     causes = "\n".join(f"- `{exp}`: {CAUSES.get(exp, 'not yet explained.')}" for exp in differing)
     faster = "faster" if here < serial else "slower"
     big = [r for r in rows if r["serial_wall_s"] >= 60]

@@ -16,6 +16,7 @@ from npuready.errors import InputError
 from npuready.experiments.identity import without_timing
 
 RUN_IDENTITY = ("provenance", "git")  # the commit a run was made at: differs for every rerun at another commit
+CODE = ("provenance", "code")  # the fingerprint of the code that produced it: differs after any source change
 
 
 @dataclass(frozen=True)
@@ -25,11 +26,13 @@ class Comparison:
     first_difference: str | None  # JSON pointer (RFC 6901) of the first differing value, in sorted-key order
     committed_commit: str | None
     reproduced_commit: str | None
+    # the same, leaving the code fingerprint out: None when only the code that produced them differs
+    first_value_difference: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"experiment": self.experiment, "identical": self.identical,
-                "first_difference": self.first_difference, "committed_commit": self.committed_commit,
-                "reproduced_commit": self.reproduced_commit}
+                "first_difference": self.first_difference, "first_value_difference": self.first_value_difference,
+                "committed_commit": self.committed_commit, "reproduced_commit": self.reproduced_commit}
 
 
 def _escape(key: str) -> str:
@@ -57,12 +60,12 @@ def first_difference(a: Any, b: Any, pointer: str = "") -> str | None:
     return None
 
 
-def comparable(doc: Mapping[str, Any]) -> dict[str, Any]:
-    """``doc`` without its timing fields and without the commit it ran at."""
+def comparable(doc: Mapping[str, Any], ignore: tuple[tuple[str, str], ...] = (RUN_IDENTITY,)) -> dict[str, Any]:
+    """``doc`` without its timing fields and without the commit it ran at (and whatever else ``ignore`` names)."""
     out = without_timing(doc)
-    section, key = RUN_IDENTITY
-    if isinstance(out.get(section), Mapping):
-        out[section] = {k: v for k, v in out[section].items() if k != key}
+    for section, key in ignore:
+        if isinstance(out.get(section), Mapping):
+            out[section] = {k: v for k, v in out[section].items() if k != key}
     return out
 
 
@@ -72,7 +75,9 @@ def _commit(doc: Mapping[str, Any]) -> str | None:
 
 def compare_docs(experiment: str, committed: Mapping[str, Any], reproduced: Mapping[str, Any]) -> Comparison:
     diff = first_difference(comparable(committed), comparable(reproduced))
-    return Comparison(experiment, diff is None, diff, _commit(committed), _commit(reproduced))
+    values = diff and first_difference(comparable(committed, (RUN_IDENTITY, CODE)),
+                                       comparable(reproduced, (RUN_IDENTITY, CODE)))
+    return Comparison(experiment, diff is None, diff, _commit(committed), _commit(reproduced), values)
 
 
 def _read(path: Path) -> dict[str, Any]:
