@@ -1,12 +1,12 @@
 // Twin of engine/ops/add.py: TFLite reference int8 Add (inputs already broadcast to the output shape).
 // Each input's rescaled value depends on its own code only, so long tensors take both from 256-entry tables
-// of the same expressions; the sum's requantise runs over blocks (fixedpoint.h's requantize_run: AVX2 when
-// the tile kernel is AVX2). Identical integers: the output multiplier is smaller than one (shift <= 0), where
+// of the same expressions; the sum's requantise runs over blocks (requantize_blocks, blocked_requantize.h).
+// Identical integers: the output multiplier is smaller than one (shift <= 0), where
 // multiply_by_quantized_multiplier and its smaller_than_one variant agree, and |v1 + v2| < 2^29.
 #include <cstdint>
 
 #include "../fixedpoint.h"
-#include "pairgemm.h"
+#include "blocked_requantize.h"
 
 using namespace npuready;
 
@@ -30,13 +30,7 @@ extern "C" void npr_add(const int8_t* a, const int8_t* b, int64_t count, int zp1
     t1[v + 128] = side(v, zp1, m1, s1);
     t2[v + 128] = side(v, zp2, m2, s2);
   }
-  const int32_t zero = 0;
-  const bool simd = pair_tile_kind() == 2 && requantize_simd_ok(&mo, &so, 1, rounding);
-  constexpr int kBlock = 1024;
-  int32_t sum[kBlock];
-  for (int64_t i0 = 0; i0 < count; i0 += kBlock) {
-    const int n = static_cast<int>(count - i0 < kBlock ? count - i0 : kBlock);
+  requantize_blocks(count, mo, so, out_zp, act_min, act_max, rounding, y, [&](int64_t i0, int n, int32_t* sum) {
     for (int i = 0; i < n; ++i) sum[i] = t1[static_cast<int>(a[i0 + i]) + 128] + t2[static_cast<int>(b[i0 + i]) + 128];
-    requantize_run(sum, n, &zero, &mo, &so, false, out_zp, act_min, act_max, rounding, simd, y + i0);
-  }
+  });
 }
