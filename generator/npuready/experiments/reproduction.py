@@ -29,15 +29,17 @@ def merge(base: dict[str, Any], later: dict[str, Any], only: list[str] | None = 
         unknown = sorted(set(only) - {r["experiment"] for r in later["experiments"]})
         if unknown:
             raise ValueError(f"the later run has no row for {', '.join(unknown)}")
-        later = {**later, "experiments": [r for r in later["experiments"] if r["experiment"] in only]}
-        later = {**later, "runs": [{**h, "experiments": [e for e in h["experiments"] if e in only]}
-                                   for h in runs(later)]}
+        later = {**later, "experiments": [r for r in later["experiments"] if r["experiment"] in only],
+                 "runs": _named(runs(later), lambda e: e in only)}
+    taken = {r["experiment"]: r for r in later["experiments"]}
+    rows = [taken.pop(r["experiment"], r) for r in base["experiments"]] + list(taken.values())
     replaced = {r["experiment"] for r in later["experiments"]}
-    order = [r["experiment"] for r in base["experiments"]]
-    rows = [r for r in base["experiments"] if r["experiment"] not in replaced] + later["experiments"]
-    rows.sort(key=lambda r: order.index(r["experiment"]) if r["experiment"] in order else len(order))
-    headers = [{**h, "experiments": [e for e in h["experiments"] if e not in replaced]} for h in runs(base)]
-    headers = [h for h in headers if h["experiments"]] + runs(later)
+    headers = [h for h in _named(runs(base), lambda e: e not in replaced) if h["experiments"]] + runs(later)
     # whether every declared experiment is in it is the renderer's question (it knows the declared ones)
     doc = {key: value for key, value in base.items() if key not in (*HEADER, "runs", "experiments", "complete")}
     return {**doc, "runs": headers, "experiments": rows}
+
+
+def _named(headers: list[dict[str, Any]], keep) -> list[dict[str, Any]]:
+    """The run headers, each naming only the experiments ``keep`` accepts."""
+    return [{**h, "experiments": [e for e in h["experiments"] if keep(e)]} for h in headers]
