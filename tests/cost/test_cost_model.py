@@ -36,7 +36,8 @@ def test_conv_on_systolic_target(conv_relu):
 
 
 def test_conv_on_dot_product_mirror(conv_relu):
-    t = dataclasses.replace(load_target("ethos-u55-128"), shram_banks=0)  # the MAC and output stages alone
+    # the MAC and output stages alone; one byte per weight (the encoded stream: test_cost_weight_stream)
+    t = dataclasses.replace(load_target("ethos-u55-128"), shram_banks=0, weight_codec="")
     conv = estimate(conv_relu, t).layers[0]
     row_tiles, col_tiles = math.ceil(256 / t.array_rows), math.ceil(32 / t.array_cols)
     depth_first = 9 * math.ceil(16 / t.channel_block) * (t.channel_block // t.dot_width)

@@ -1,6 +1,7 @@
 """Where a verb's report goes: ``--output FILE`` (atomically) or stdout. An unwritable path is bad input.
 
-``check_result`` is the ending every ``--check`` verb shares (docs, run, site).
+``check_result`` is the ending every ``--check`` verb shares (docs, run, site); ``progress`` the bar long
+loops show on a terminal.
 """
 from __future__ import annotations
 
@@ -27,3 +28,16 @@ def check_result(problems: list[str], fresh: str) -> int:
     if not problems:
         print(fresh)
     return 1 if problems else 0
+
+
+def progress():
+    """``wrap(items, description)``: a transient rich progress bar on stderr when it is a terminal, else the
+    items unchanged (logs and pipes stay clean)."""
+    if not sys.stderr.isatty():
+        return lambda items, description: items
+
+    def wrap(items, description):
+        from rich.progress import track
+
+        return track(items, description=description, transient=True)
+    return wrap

@@ -135,12 +135,12 @@ def run_calib(args: argparse.Namespace) -> int:
     spec = resolve_spec(args.spec)
     images, labels, source = image_folder(args.images) if args.images else dataset(args.dataset, args.split)
 
-    def bar(items):
-        if not sys.stderr.isatty():
-            return items
-        from rich.progress import track
+    from npuready.commands.output import progress
 
-        return track(items, description="calibration set", console=None, transient=True)
+    wrap = progress()
+
+    def bar(items):
+        return wrap(items, "calibration set")
 
     from npuready.targets import DEFAULT_TARGET
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -46,21 +45,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _progress():
-    if not sys.stderr.isatty():
-        return lambda it, desc: it
-
-    def wrap(it, desc):
-        from rich.progress import track
-
-        return track(it, description=desc, transient=True)
-    return wrap
-
-
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from npuready.commands.output import emit
+    from npuready.commands.output import emit, progress
     from npuready.commands.in_file import in_file
     from npuready.errors import InputError
     from npuready.commands.shape_args import load_pinned
@@ -83,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         _require_litert()  # before minutes of work
     with in_file(args.qdq_model):  # errors about a node name the QDQ file it is in
         result = run_ladder(fm.model, qm.model, data.x, data.labels, rounding=args.rounding, engine=args.engine,
-                            model_name=Path(args.qdq_model).name, progress=_progress())
+                            model_name=Path(args.qdq_model).name, progress=progress())
         exportable = "integer" not in result.refused  # else the gate fails on the refusal (exit 1) and says why
         if exportable and (args.save_integer_graph or check_litert):  # one export serves both
             from npuready.engine import intgraph
@@ -112,8 +100,9 @@ def _require_litert() -> None:
 
 def _litert_check(qdq, x, graph, args) -> dict:
     from npuready.engine import cpp_engine, numpy_engine
+    from npuready.commands.output import progress
     from npuready.verify.litert_oracle import compare_with_litert
 
     engine = {"numpy": numpy_engine, "cpp": cpp_engine}[args.engine]
-    report = compare_with_litert(qdq, x, graph, engine=engine, optimized=False, progress=_progress())
+    report = compare_with_litert(qdq, x, graph, engine=engine, optimized=False, progress=progress())
     return report.summary()

@@ -58,8 +58,9 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
+from npuready.cost.mac_block import MacOp
 from npuready.cost.transpose import swap_transfer_bytes, transpose_swaps
-from npuready.cost.workload import BIAS_BYTES, Workload, _is_const, _numel, _shape, hwc, workload, zero_channels
+from npuready.cost.workload import BIAS_BYTES, Workload, _is_const, _mac_op, _numel, _shape, conv_weights, hwc, workload
 from npuready.targets.gelu_pattern import gelu_members, gelu_span
 from npuready.graph import Graph, Node
 from npuready.targets import Target
@@ -281,8 +282,10 @@ def _unrolled_strided_conv(graph: Graph, node: Node) -> tuple[Step, ...] | None:
     batch, cout, oh, ow = y
     cin = x[1]
     weights = math.prod(w) + (BIAS_BYTES * cout if bias else 0)
+    window = MacOp("conv", (kh, kw, cin), (1, 1, cout), (kh, kw))  # each step: one kernel window, stride 1
     pixel = Workload("gemm", m=1, k=cin * kh * kw, n=cout, groups=1, kernel=kh * kw, cin_per_group=cin,
-                     ofm_elems=cout, ifm_elems=cin * kh * kw, weight_bytes=weights)
+                     ofm_elems=cout, ifm_elems=cin * kh * kw, weight_bytes=weights,
+                     weights=conv_weights(graph, node, window))
     return tuple(Step("Conv", pixel, "Conv2D") for _ in range(batch * oh * ow))
 
 
@@ -302,16 +305,22 @@ def _transpose(graph: Graph, node: Node, target: Target) -> tuple[Step, ...] | N
 
 
 def _grouped_conv(graph: Graph, node: Node) -> tuple[Step, ...] | None:
-    """Regor's ``ConvertConvolutionGroup``: ``group`` one-group convs plus ``group - 1`` concat copies."""
+    """Regor's ``ConvertConvolutionGroup``: ``group`` one-group convs plus ``group - 1`` concat copies. Each
+    conv streams its own slice of the weights (``npuready.cost.weight_stream``: one stream per conv)."""
     w = workload(graph, node)
     if w.kind != "gemm" or w.groups <= 1 or not w.shapes_known:
         return None
     g = w.groups
     one = dataclasses.replace(w, groups=1, ofm_elems=w.ofm_elems // g, ifm_elems=w.ifm_elems // g,
-                              weight_bytes=w.weight_bytes // g, zero_weight_bytes=0)
-    zero = zero_channels(graph, node.inputs[1], 0)  # all-zero output channels: each costs w.k weight bytes
-    convs = tuple(Step("Conv", one if zero is None else dataclasses.replace(
-        one, zero_weight_bytes=int(zero[i * w.n:(i + 1) * w.n].sum()) * w.k), "Conv2D") for i in range(g))
+                              weight_bytes=w.weight_bytes // g)
+    x, y = _shape(graph, node.inputs[0]), _shape(graph, node.outputs[0])
+    kernel = _shape(graph, node.inputs[1])[2:]
+    op = _mac_op(node, "conv", (x[0], x[1] // g, *x[2:]), (y[0], y[1] // g, *y[2:]), kernel) \
+        if x and y and len(x) == 4 and len(y) == 4 else None
+    weights = conv_weights(graph, node, op)
+    convs = tuple(Step("Conv", one if weights is None else dataclasses.replace(
+        one, weights=dataclasses.replace(weights, ohwi=weights.ohwi[i * w.n:(i + 1) * w.n])), "Conv2D")
+        for i in range(g))
     copy = _ew("Identity", one.ofm_elems, one.ofm_elems, "Quantize")
     return convs + (copy,) * (g - 1)
 

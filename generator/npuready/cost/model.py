@@ -12,7 +12,8 @@ Per NPU node:
   (``shram_banks``) instead runs a conv, fully connected, depthwise or pooling layer through the block
   pipeline of ``npuready.cost.mac_block``: the compiler's OFM block, the MAC and output stages overlapped
   block by block, plus the pipeline's fill and drain (first IFM block read, last OFM block write).
-- **memory cycles** — weights stream from ``weight_memory``; activations live in SRAM when the layer's
+- **memory cycles** — weights stream from ``weight_memory`` (as the encoded stream on a target with a
+  ``weight_codec``: ``npuready.cost.weight_stream``); activations live in SRAM when the layer's
   input + output fit in ``sram_kib``, otherwise in DRAM. Cycles = max over the two memories of
   bytes / (GB/s / clock).
 - **lowered ops** — on a target with ``lowering`` set (the Vela mirrors), an op its compiler has no
@@ -37,6 +38,7 @@ from npuready.cost.lowering import LUT, Step, lower
 from npuready.cost.mac_block import Memory, Shram, pipeline_cycles
 from npuready.cost.placement import CPU, FOLDED, NPU, place_nodes
 from npuready.cost.report import CostReport, LayerCost, Transfer
+from npuready.cost.weight_stream import ETHOS_U_CODEC, encoded_layer_bytes
 from npuready.cost.workload import HOST_FLOPS, Workload, workload
 from npuready.graph import Graph, Node, load
 from npuready.partition.unresolved import require_pinned
@@ -48,16 +50,19 @@ GLOBAL_MEAN_OPS = frozenset({"GlobalAveragePool", "ReduceMean"})
 DW_KERNEL_STEP = 4  # kernel elements a dot-product engine's depthwise mode consumes per step (Ethos-U: 4)
 
 
-def estimate(model: "str | os.PathLike | Graph", target: "str | Target" = DEFAULT_TARGET, edges: str = "npu") -> CostReport:
+def estimate(model: "str | os.PathLike | Graph", target: "str | Target" = DEFAULT_TARGET, edges: str = "npu",
+             progress=None) -> CostReport:
     """Cost every node of ``model`` on ``target`` with the partition planner's placement under the ``edges``
     policy ("npu" or "cpu": post-processing after the last MAC op on the host). Raises ``InputError`` when a
-    graph input's dims are not pinned (load the graph with ``pins``; ``npuready.partition.unresolved``)."""
+    graph input's dims are not pinned (load the graph with ``pins``; ``npuready.partition.unresolved``).
+    ``progress(nodes, description)`` may wrap the node loop (a progress bar: encoding a large model's weights
+    for an Ethos-U mirror takes seconds)."""
     graph = load(model)
     require_pinned(graph, "the cost model")
     tgt = load_target(target)
     placed = place_nodes(graph, tgt, edges)
     layers = []
-    for node in graph.nodes:
+    for node in (progress(graph.nodes, f"costing on {tgt.name}") if progress else graph.nodes):
         device = placed.devices.get(node.name, NPU)
         layers.append(layer_cost(graph, node, tgt, device))
     transfers = []
@@ -231,13 +236,14 @@ def _memory(w: Workload, t: Target) -> tuple[int, int, int]:
 
 
 def streamed_weight_bytes(w: Workload, t: Target) -> int:
-    """Weight bytes a layer streams: all of them, or on a target whose weight encoder has zero runs
-    (``weight_zero_runs``) all but the output channels whose weights are all zero. Vela's weight codec
-    (ethos-u-vela 5.2.0 ``mlw_codec/mlw_encode.c``: ``update_palette`` switches on zero-run mode when zeros
-    dominate, ``only_zeros`` for a slice with no other value) codes a run of zeros in a few bits, and Vela
-    streams the encoded size (regor ``EthosU55Performance::ElementTransferToBytes``: ``encodedWeightSize``).
-    Other weights are counted at one byte each (the codec does not shrink near-uniform random weights)."""
-    return w.weight_bytes - (w.zero_weight_bytes if t.weight_zero_runs else 0)
+    """Weight bytes a layer streams: one per int8 weight plus its int32 biases, or on a target with an Ethos-U
+    weight codec (``weight_codec = "ethos-u"``) the encoded stream and scale records Vela writes for the layer
+    (``npuready.cost.weight_stream``), which Vela's performance model charges (regor
+    ``EthosU55Performance::ElementTransferToBytes``: ``encodedWeightSize``, ``encodedScaleSize``)."""
+    if t.weight_codec == ETHOS_U_CODEC and w.weights is not None and t.cores == 1:
+        shram = Shram(t.shram_banks, t.shram_ifm_granule, t.shram_acc_granule)
+        return encoded_layer_bytes(w.weights, ublock(t), shram)
+    return w.weight_bytes
 
 
 def const_operand_bytes(w: Workload, t: Target) -> int:

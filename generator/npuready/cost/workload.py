@@ -1,8 +1,8 @@
 """What one ONNX node asks of an NPU: its kind of work and the sizes the cost formulas need.
 
-``workload(graph, node)`` reads static shapes; the only tensor values it reads are constant weights, to count
-the output channels whose weights are all zero (``zero_weight_bytes``: a weight codec stores them in almost
-no bytes). Kinds:
+``workload(graph, node)`` reads static shapes; the only tensor values it keeps are a MAC layer's constant
+weights (``weights``: how many bytes a weight codec makes of them depends on their values,
+``npuready.cost.weight_stream``). Kinds:
 
 - ``gemm``        Conv (group == 1 or grouped), ConvTranspose, Gemm, MatMul: ``groups`` GEMMs of
                   M x K x N (M = output pixels, K = Cin/group * kernel, N = Cout/group).
@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from npuready.cost.mac_block import MacOp
+from npuready.cost.weight_stream import LayerWeights
 from npuready.graph import Graph, Node
 
 FREE_OPS = frozenset({
@@ -66,7 +67,6 @@ class Workload:
     ofm_elems: int = 0
     ifm_elems: int = 0  # activation elements read (constants excluded)
     weight_bytes: int = 0  # int8 weights + int32 bias
-    zero_weight_bytes: int = 0  # bytes of weight_bytes in output channels whose weights are all zero
     ops: int = 1  # vector passes per output element
     const_reads: int = 0  # non-scalar constant operands an elementwise op reads once per output element
     ofm_hwc: tuple[int, int, int] = (0, 0, 0)  # the output as the NHWC (H, W, C) an Ethos-U compiler sees
@@ -78,6 +78,7 @@ class Workload:
     graph_input_channels: int = 0  # innermost (NHWC channel) length of that input
     writes_graph_output: bool = False  # the output is a graph output
     mac_op: MacOp | None = None  # the op as an Ethos-U block search sees it (conv, FC, depthwise, pooling)
+    weights: LayerWeights | None = field(default=None, compare=False, repr=False)  # constant weights, when known
     fusable: bool = False
     shapes_known: bool = True
 
@@ -200,28 +201,6 @@ def _const_value(graph: Graph, name: str):
     return None
 
 
-def zero_channels(graph: Graph, name: str, axis: int) -> np.ndarray | None:
-    """Per output slice along ``axis`` of the constant weight ``name`` (a conv's output channels, a
-    Gemm/MatMul's output columns): True where all its weights are zero; None when the value is unknown.
-    A weight encoder with zero runs stores such slices in a few bytes (``npuready.cost.model``); the value
-    is read here, not only the shape, because how well weights compress depends on them."""
-    value = _const_value(graph, name)
-    if value is None or value.ndim == 0:
-        return None
-    moved = np.moveaxis(np.asarray(value), axis, 0).reshape(value.shape[axis], -1)
-    return ~moved.any(axis=1)
-
-
-def zero_channel_bytes(graph: Graph, name: str, axis: int) -> int:
-    """int8 bytes of the constant weight ``name`` in its all-zero output slices (``zero_channels``); 0 when
-    the value is unknown."""
-    mask = zero_channels(graph, name, axis)
-    if mask is None or not mask.size:
-        return 0
-    per_slice = math.prod(_const_value(graph, name).shape) // mask.size
-    return int(mask.sum()) * per_slice
-
-
 def _conv(graph: Graph, node: Node, y, ifm: int) -> Workload:
     w = _shape(graph, node.inputs[1]) if len(node.inputs) > 1 else None
     x = _shape(graph, node.inputs[0])
@@ -234,15 +213,22 @@ def _conv(graph: Graph, node: Node, y, ifm: int) -> Workload:
     if node.op_type == "ConvTranspose":  # w: [Cin, Cout/g, k...]; scatter form: M = input pixels
         m = x[0] * math.prod(x[2:])
         return Workload("gemm", m=m, k=w[0] // group, n=w[1] * kernel, groups=group, kernel=1,
-                        cin_per_group=w[0] // group, ofm_elems=_numel(y), ifm_elems=ifm, weight_bytes=weights,
-                        zero_weight_bytes=zero_channel_bytes(graph, node.inputs[1], 1))
+                        cin_per_group=w[0] // group, ofm_elems=_numel(y), ifm_elems=ifm, weight_bytes=weights)
     m = y[0] * math.prod(y[2:])
     cin_g, cout_g = w[1], w[0] // group
     kind = "depthwise" if group > 1 and cin_g == 1 else "gemm"
     mac = _mac_op(node, "depthwise" if kind == "depthwise" else "conv", x, y, w[2:]) if group == 1 or kind == "depthwise" else None
     return Workload(kind, m=m, k=cin_g * kernel, n=cout_g, groups=group, kernel=kernel, cin_per_group=cin_g,
                     ofm_elems=_numel(y), ifm_elems=ifm, weight_bytes=weights, ofm_hwc=hwc(y) if y[0] == 1 else (0, 0, 0),
-                    zero_weight_bytes=zero_channel_bytes(graph, node.inputs[1], 0), mac_op=mac)
+                    mac_op=mac, weights=conv_weights(graph, node, mac))
+
+
+def conv_weights(graph: Graph, node: Node, op: MacOp | None) -> LayerWeights | None:
+    """A 2-D conv's constant weights as (O, H, W, I) (depthwise: (C, H, W, 1)) with the op they belong to."""
+    value = _const_value(graph, node.inputs[1])
+    if op is None or value is None or value.ndim != 4:
+        return None
+    return LayerWeights(np.transpose(value, (0, 2, 3, 1)), op)
 
 
 def _mac_op(node: Node, kind: str, x: tuple[int, ...], y: tuple[int, ...], kernel) -> MacOp | None:
@@ -267,17 +253,27 @@ def _matmul(graph: Graph, node: Node, y, ifm: int) -> Workload:
         n = y[-1] if len(y) >= 1 else 1
         m = y[-2] if len(y) >= 2 else 1
         batch = max(1, _numel(y) // max(1, m * n))
-    weights = zero = 0
+    weights = 0
     if _is_const(graph, node.inputs[1]):
         weights = _numel(b)
-        zero = zero_channel_bytes(graph, node.inputs[1], 0 if node.op_type == "Gemm" and node.attr("transB", 0) else -1)
         if node.op_type == "Gemm" and len(node.inputs) > 2 and node.inputs[2]:
             weights += BIAS_BYTES * n
     fc = weights and batch == 1  # a constant B: a FullyConnected layer on an NPU
     ofm_hwc = fc_ofm_hwc(m, n) if fc else (0, 0, 0)
+    mac = MacOp("conv", (*ofm_hwc[:2], k), ofm_hwc) if fc else None
     return Workload("gemm", m=m, k=k, n=n, groups=batch, kernel=1, cin_per_group=k, ofm_elems=_numel(y),
-                    ifm_elems=ifm, weight_bytes=weights, zero_weight_bytes=zero, ofm_hwc=ofm_hwc,
-                    mac_op=MacOp("conv", (*ofm_hwc[:2], k), ofm_hwc) if fc else None)
+                    ifm_elems=ifm, weight_bytes=weights, ofm_hwc=ofm_hwc, mac_op=mac,
+                    weights=_fc_weights(graph, node, mac, k, n))
+
+
+def _fc_weights(graph: Graph, node: Node, op: MacOp | None, k: int, n: int) -> LayerWeights | None:
+    """A fully connected layer's constant B as (N, 1, 1, K), the layout of a TFLite FULLY_CONNECTED filter."""
+    value = _const_value(graph, node.inputs[1]) if op is not None else None
+    if value is None or value.size != k * n:
+        return None
+    transposed = node.op_type == "Gemm" and node.attr("transB", 0)
+    nk = value.reshape(n, k) if transposed else value.reshape(k, n).T
+    return LayerWeights(nk[:, None, None, :], op, fully_connected=True)
 
 
 def fc_ofm_hwc(rows: int, n: int) -> tuple[int, int, int]:

@@ -33,13 +33,15 @@ MODELLED = (
      "selects `outputCycles[1]` for int32 operands and `[2]` for a Mul into an int32 result (the MatMul "
      "scratch of `EstimateMatMulCycles`, which `MeasureElementAccess` counts in elements). The mirrors use "
      "those rates and move 4 bytes per int32 element."),
-    ("Encoded weights: zero runs", "`no_zero_runs`",
+    ("Encoded weights: Vela's weight codec", "`no_weight_codec`",
      "`EthosU55Performance::ElementTransferToBytes` charges a layer's weight reads as the ENCODED size "
-     "(`encodedWeightSize`), and Vela's weight codec (`mlw_codec/mlw_encode.c`: `update_palette` switches to "
-     "zero-run mode when zeros dominate, `only_zeros` for a slice with nothing else) codes runs of zeros in a "
-     "few bits. timm zero-initialises the last BatchNorm of each residual block, which folds into an all-zero "
-     "conv; the mirrors (`weight_zero_runs`) stream no bytes for output channels whose weights are all zero "
-     "and one byte per other weight."),
+     "(`encodedWeightSize` + `encodedScaleSize`). The mirrors (`weight_codec = \"ethos-u\"`) compute that size "
+     "as Vela does: int8 weights as LiteRT's quantizer writes them, in `EthosUWeightOrdering`'s order for the "
+     "block depth and traversal the block search picks, packed by a re-implementation of regor's `mlw_codec` "
+     "(128 Ki-value sections with a fresh palette, zero-run mode, the greedy Golomb-Rice slice search, 16-byte "
+     "padding) plus 10-byte scale records per output channel. Without it, one byte per weight and 4 per bias. "
+     "timm zero-initialises the last BatchNorm of each residual block (all-zero output channels cost almost "
+     "nothing), and RepVGG's re-parameterised 3x3 kernels compress to about 0.7 bytes per weight."),
     ("Per-column latencies of the lowered MatMul", "`no_column_latency`",
      "`EstimateMatMulCycles` repeats a Mul and a ReduceSum for every output column of an activation x "
      "activation MatMul, and `EstimateMacOpCycles` adds to each ReduceSum its first IFM block's read and last "
@@ -67,20 +69,12 @@ MODELLED = (
 )
 
 OPEN = (
-    "**Weight compression beyond zero runs** (weight-bound layers on the Ethos-U55, weights in 0.5 GB/s "
-    "flash): the codec's palette and Golomb-Rice modes also shrink non-zero weights by an amount that depends "
-    "on their value distribution (`total_npu_encoded_weights` against `total_original_weights` in each row's "
-    "`vela_summary`: RepVGG-A0's random weights compress well below their size, most other models' hardly). "
-    "In Vela's debug database (`--enable-debug-db`) RepVGG-A0's weight-bound 192-channel 3x3 convs on the U55 cost "
-    "exactly their encoded weight and scale bytes at the flash's 1 byte per cycle (`OffChipFlash_ac`), about 0.7 "
-    "of their int8 size, so max(compute, access) with the encoded size is the whole mechanism there. "
-    "The mirrors count one byte per non-zero-channel weight; a ratio taken from Vela's output would be a constant "
-    "fitted to it. An exact port is more than the codec: Vela 5.2.0 encodes with regor's own codec "
-    "(`EthosU55WeightEncoder::EncodeWeights` -> `mle_encode_proxy` -> `ml_encode_ethosu_stream`: 128 KiB sections, "
-    "each with a fresh palette, greedy `search_grc_params`, end-of-stream padding to 16 bytes), not the older "
-    "`ethosu.mlw_codec` Python module (fed the same int8 weights in Vela's order it gives a few percent fewer "
-    "bytes than Vela reports, so it cannot serve as the reference), on weights in `EthosUWeightOrdering` order, per OFM depth slice, from "
-    "the int8 values LiteRT's per-channel quantizer produces. Not done.",
+    "**Global average pooling's weight stream**: regor's `TFLiteGraphOptimiser::ConvertMeanOps` lowers a MEAN "
+    "to a DepthwiseConv2D whose weights are all-ones uint8 (`MakeDepthwiseMeanOp`: 1 x h x w x C) with a bias "
+    "and scale record per channel, then a Mul; those weights and 10-byte scale records stream from the constant "
+    "memory like any conv's (on the U55 from 0.5 GB/s flash, where 10 bytes per channel can outweigh the "
+    "pooling itself). The mirrors cost the lowered depthwise without that stream (`npuready.cost.weight_stream` "
+    "would size it; not wired to the Mean lowering).",
     "**Weight prefetch** (small layers, chiefly on the Ethos-U65): regor's scheduler copies a layer's encoded "
     "weights from DRAM into the SRAM staging area before it runs (`Scheduler::ProposeWeightBuffering`), and "
     "`NetworkPerformance::EstimateFullOpPerformance` adds the part of that DMA (`MemToMemCycles`: DRAM latency "

@@ -32,7 +32,7 @@ _OPTIONAL = {
     "mul_elems_per_cycle": ((int, float), True), "lowering": (str, False),
     "lut_elems_per_cycle": ((int, float), True), "elementwise_block_bytes": (int, True),
     "const_burst_bytes": (int, True), "pool_min_kernel": (int, True),
-    "graph_inputs_in_dram": (bool, False), "weight_zero_runs": (bool, False),
+    "graph_inputs_in_dram": (bool, False), "weight_codec": (str, False),
     "sram_latency_cycles": (int, False), "scratch_in_dram": (bool, False),
     "int32_elems_per_cycle": ((int, float), True), "mul32_elems_per_cycle": ((int, float), True),
     "shram_banks": (int, True), "shram_ifm_granule": (int, True), "shram_acc_granule": (int, True),
@@ -40,12 +40,13 @@ _OPTIONAL = {
     "maxpool_output_elems_per_cycle": ((int, float), True),
 }
 LOWERINGS = ("none", "vela")  # npuready.cost.lowering
+WEIGHT_CODECS = ("", "ethos-u")  # npuready.cost.weight_stream ("": one byte per weight)
 # Every number in the file needs a line in [sources] saying where it comes from.
 _SOURCE_GROUPS = {
     "array": ("array_rows", "array_cols", "cores", "clock_mhz", "dot_width", "engine", "channel_block",
               "part_kernel_step", "shram_banks", "shram_ifm_granule", "shram_acc_granule"),
     "memory": ("sram_kib", "dram_gbps", "sram_gbps", "weight_memory", "dram_latency_cycles",
-               "elementwise_block_bytes", "const_burst_bytes", "graph_inputs_in_dram", "weight_zero_runs",
+               "elementwise_block_bytes", "const_burst_bytes", "graph_inputs_in_dram", "weight_codec",
                "sram_latency_cycles", "scratch_in_dram", "sram_burst_bytes", "dram_write_latency_cycles"),
     "vector": ("vector_lanes", "depthwise_engine", "output_elems_per_cycle", "elementwise_elems_per_cycle",
                "maxpool_output_elems_per_cycle",
@@ -255,4 +256,6 @@ def _optional_fields(raw: dict, label: str) -> dict:
         raise InputError(f"{label}: weight_memory '{out['weight_memory']}' is unknown; use one of {WEIGHT_MEMORIES}")
     if out.get("lowering", "none") not in LOWERINGS:
         raise InputError(f"{label}: lowering '{out['lowering']}' is unknown; use one of {LOWERINGS}")
+    if out.get("weight_codec", "") not in WEIGHT_CODECS:
+        raise InputError(f"{label}: weight_codec '{out['weight_codec']}' is unknown; use one of {WEIGHT_CODECS}")
     return out

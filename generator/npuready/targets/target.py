@@ -79,7 +79,7 @@ class Target:
     graph_inputs_in_dram: bool = False  # graph input tensors stay in DRAM (not in the SRAM the layers use)
     sram_latency_cycles: int = 0  # SRAM read/write latency an op's first IFM / last OFM block pays
     scratch_in_dram: bool = False  # compiler scratch (a lowered MatMul's int32 products) in DRAM, not SRAM
-    weight_zero_runs: bool = False  # the weight encoder codes all-zero output channels in (almost) no bytes
+    weight_codec: str = ""  # weight stream encoding ("" = one byte per weight; "ethos-u": npuready.cost.weight_stream)
     shram_banks: int = 0  # Ethos-U SHRAM banks of 1 KiB: block search + pipeline fill/drain of MAC ops (0 = off)
     shram_ifm_granule: int = 0  # SHRAM bank granule of an int8 IFM buffer
     shram_acc_granule: int = 0  # SHRAM bank granule of a 32-bit accumulator buffer

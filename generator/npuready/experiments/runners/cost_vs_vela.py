@@ -79,7 +79,7 @@ ABLATIONS = {
     "plain": {"channel_block": 0, "part_kernel_step": 0, "weight_load_cycles": 0, "dram_latency_cycles": 0,
               "global_pool_as_depthwise": False, "pool_ops_per_cycle": None, "elementwise_block_bytes": 0,
               "graph_inputs_in_dram": False, "pool_min_kernel": 0, "int32_elems_per_cycle": None,
-              "mul32_elems_per_cycle": None, "weight_zero_runs": False, "sram_latency_cycles": 0,
+              "mul32_elems_per_cycle": None, "weight_codec": "", "sram_latency_cycles": 0,
               "scratch_in_dram": False, "shram_banks": 0},
     "no_channel_block": {"channel_block": 0},
     "no_part_kernel": {"part_kernel_step": 0},
@@ -91,7 +91,7 @@ ABLATIONS = {
     "no_pool_floor": {"pool_min_kernel": 0},
     "no_input_in_dram": {"graph_inputs_in_dram": False},
     "no_int32_rates": {"int32_elems_per_cycle": None, "mul32_elems_per_cycle": None},
-    "no_zero_runs": {"weight_zero_runs": False},
+    "no_weight_codec": {"weight_codec": ""},
     "no_column_latency": {"sram_latency_cycles": 0, "scratch_in_dram": False},
     "no_block_pipeline": {"shram_banks": 0},
 }
