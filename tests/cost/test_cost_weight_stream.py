@@ -92,8 +92,8 @@ def _model():
     conv("x", "c1", (32, 3, 3, 3))
     conv("c1", "c2", (64, 32, 3, 3))
     conv("c2", "dw", (64, 1, 3, 3), group=64)
-    conv("dw", "c3", (136, 64, 3, 3), scale=0.02)
-    w = conv("c3", "c4", (128, 136, 1, 1))
+    conv("dw", "c3", (256, 64, 3, 3), scale=0.02)  # 147,456 weights: two sections
+    w = conv("c3", "c4", (128, 256, 1, 1))
     inits[-2] = numpy_helper.from_array(np.where(np.arange(128)[:, None, None, None] % 2, w, 0).astype(np.float32), "c4_w")
     nodes.append(helper.make_node("GlobalAveragePool", ["c4"], ["gap"], name="gap"))
     nodes.append(helper.make_node("Flatten", ["gap"], ["flat"], name="flat"))
