@@ -13,10 +13,8 @@ from onnx import helper, numpy_helper
 
 from npuready.cost import estimate
 from npuready.cost.lowering import lower
-from npuready.cost.mac_block import Shram
-from npuready.cost.model import streamed_weight_bytes, ublock
-from npuready.cost.weight_codec import stream_bytes
-from npuready.cost.weight_stream import DEPTH_FIRST, tflite_int8, traversal, weight_order
+from npuready.cost.model import shram, streamed_weight_bytes, ublock
+from npuready.cost.weight_stream import DEPTH_FIRST, encoded_weight_bytes, tflite_int8, weight_order
 from npuready.cost.workload import workload
 from npuready.graph import load
 from npuready.targets import load_target
@@ -126,15 +124,8 @@ def test_encoded_weight_bytes_equal_vela_s_per_layer(tmp_path, target):
     tfl.write_bytes(export_int8_calibrated(g, data))
     vela_rows = _vela_weight_rows(tfl, tmp_path / "out", target)
     t = load_target(target)
-    shram = Shram(t.shram_banks, t.shram_ifm_granule, t.shram_acc_granule)
-    ours = []
-    for node in g.nodes:
-        lw = workload(g, node).weights
-        if lw is not None:
-            from npuready.cost.mac_block import find_block
-
-            depth = find_block(lw.op, ublock(t), shram)[0][2]
-            ours.append(stream_bytes(weight_order(tflite_int8(lw.ohwi), depth, traversal(lw), ublock(t)[2])))
+    ours = [encoded_weight_bytes(lw, ublock(t), shram(t)) for lw in (workload(g, n).weights for n in g.nodes)
+            if lw is not None]
     one_stream = [int(r["weight_total_bytes"]) for r in vela_rows if r["ofm_depth_slices"].count("|") == 1]
     assert len(vela_rows) == len(ours) == 6
     assert len(one_stream) >= 5  # Vela may slice a layer's OFM depth into streams (not modelled)

@@ -135,12 +135,11 @@ def run_calib(args: argparse.Namespace) -> int:
     spec = resolve_spec(args.spec)
     images, labels, source = image_folder(args.images) if args.images else dataset(args.dataset, args.split)
 
+    from functools import partial
+
     from npuready.commands.output import progress
 
-    wrap = progress()
-
-    def bar(items):
-        return wrap(items, "calibration set")
+    bar = partial(progress(), description="calibration set")
 
     from npuready.targets import DEFAULT_TARGET
 

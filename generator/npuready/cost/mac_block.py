@@ -23,6 +23,7 @@ Source: regor in the ethos-u-vela 5.2.0 sdist.
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -135,6 +136,7 @@ def _relative_cost(op: MacOp, block: tuple[int, int, int], ifm_block_elems: int,
     return cost
 
 
+@functools.lru_cache(maxsize=4096)  # a layer's block serves its pipeline and its weight order
 def find_block(op: MacOp, ublock: tuple[int, int, int], shram: Shram) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     """(OFM block, IFM block), each (H, W, C), that ``FindBlockConfig`` chooses for ``op``."""
     (ih, iw, ic), (oh, ow, oc) = op.ifm, op.ofm

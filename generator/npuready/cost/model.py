@@ -188,8 +188,7 @@ def _mac_stage(cycles: int, w: Workload, t: Target, output_rate: float | None = 
     if not (t.shram_banks and w.mac_op and rate and t.engine == "dot-product"):
         return _with_output_stage(cycles, w, t, rate)
     ifm_mem, ofm_mem = _block_memories(w, t)
-    shram = Shram(t.shram_banks, t.shram_ifm_granule, t.shram_acc_granule)
-    return pipeline_cycles(cycles, 1 / rate, w.mac_op, ublock(t), shram, ifm_mem, ofm_mem)
+    return pipeline_cycles(cycles, 1 / rate, w.mac_op, ublock(t), shram(t), ifm_mem, ofm_mem)
 
 
 def _block_memories(w: Workload, t: Target) -> tuple[Memory, Memory]:
@@ -241,8 +240,7 @@ def streamed_weight_bytes(w: Workload, t: Target) -> int:
     (``npuready.cost.weight_stream``), which Vela's performance model charges (regor
     ``EthosU55Performance::ElementTransferToBytes``: ``encodedWeightSize``, ``encodedScaleSize``)."""
     if t.weight_codec == ETHOS_U_CODEC and w.weights is not None and t.cores == 1:
-        shram = Shram(t.shram_banks, t.shram_ifm_granule, t.shram_acc_granule)
-        return encoded_layer_bytes(w.weights, ublock(t), shram)
+        return encoded_layer_bytes(w.weights, ublock(t), shram(t))
     return w.weight_bytes
 
 
@@ -288,6 +286,11 @@ def ublock(t: Target) -> tuple[int, int, int]:
     than one (Ethos-U55-128 1 x 2 x 8, Ethos-U65-256 2 x 2 x 8: architecture_features.py ``ofm_ublock``)."""
     width = min(2, t.array_rows)
     return (t.array_rows // width, width, t.array_cols)
+
+
+def shram(t: Target) -> Shram:
+    """The SHRAM of an Ethos-U target (banks and bank granules from its file)."""
+    return Shram(t.shram_banks, t.shram_ifm_granule, t.shram_acc_granule)
 
 
 def layer_cost(graph: Graph, node: Node, t: Target, device: str) -> LayerCost:

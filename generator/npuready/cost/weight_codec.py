@@ -223,17 +223,18 @@ class _Search:
         k = int(np.searchsorted(bad, at, side="right"))
         return int(bad[k - 1]) + 1 if k else 0
 
-    def offsets(self, active: int, offset: np.ndarray, start: int, end: int) -> np.ndarray:
-        """Every setting's offset (count minus running sum) at each value of [start, end) while ``active``
-        stays active: a setting that restarted in the window took the active count before its restart."""
+    def offsets(self, active: int, offset: np.ndarray, start: int, lo: int, hi: int) -> np.ndarray:
+        """Every setting's offset (count minus running sum) at each value of [lo, hi) when ``active`` has been
+        active since ``start`` (<= lo): a setting that restarted since then took the active count before its
+        restart."""
         if self.last_restart is None:
             return offset[:, None]
-        last = self.last_restart[:, start:end]
+        last = self.last_restart[:, lo:hi]
         restarted = last >= start
         if not restarted.any():
             return offset[:, None]
         act = offset[active] + self.cs[active][np.maximum(last - 1, 0)]
-        return np.where(restarted, act - self.cs_before_restart[:, start:end], offset[:, None])
+        return np.where(restarted, act - self.cs_before_restart[:, lo:hi], offset[:, None])
 
 
 def grc_slices(values: np.ndarray, zero_runs: bool, uncompressed_bits: int) -> list[list[int]]:
@@ -252,10 +253,10 @@ def grc_slices(values: np.ndarray, zero_runs: bool, uncompressed_bits: int) -> l
         end = min(n, i + window)
         event = _first_switch(s, active, offset, i, end)
         if event is None:
-            offset = _carry(s, active, offset, i, end - 1)
+            offset = s.offsets(active, offset, i, end - 1, end)[:, 0]
             i, window = end, min(window * 2, 1 << 14)
             continue
-        offset = _carry(s, active, offset, i, event)
+        offset = s.offsets(active, offset, i, event, event + 1)[:, 0]
         count = offset + s.cs[:, event]
         best = _best(count, s.ok[:, event])
         if count[best] < count[active] and s.reset_pos(best, event) <= s.reset_pos(active, event):
@@ -270,16 +271,6 @@ def grc_slices(values: np.ndarray, zero_runs: bool, uncompressed_bits: int) -> l
     return result
 
 
-def _carry(s: _Search, active: int, offset: np.ndarray, start: int, at: int) -> np.ndarray:
-    """The offsets after value ``at`` when ``active`` was active from ``start`` to ``at``."""
-    if s.last_restart is None:
-        return offset
-    last = s.last_restart[:, at]
-    restarted = last >= start
-    act = offset[active] + s.cs[active][np.maximum(last - 1, 0)]
-    return np.where(restarted, act - s.cs_before_restart[:, at], offset)
-
-
 def _best(count: np.ndarray, coded: np.ndarray) -> int:
     """The first codable setting with the fewest bits so far."""
     return int(np.argmin(np.where(coded, count, np.iinfo(np.int64).max)))
@@ -291,7 +282,7 @@ def _first_switch(s: _Search, active: int, offset: np.ndarray, start: int, end: 
     stuck = np.flatnonzero(~s.ok[active, start:end])
     if stuck.size:
         end = start + int(stuck[0]) + 1
-    count = s.offsets(active, offset, start, end) + s.cs[:, start:end]
+    count = s.offsets(active, offset, start, start, end) + s.cs[:, start:end]
     act_before = offset[active] + s.cs[active, start - 1:end - 1]
     cheaper = (s.ok[:, start:end] & (count + SWITCH_BITS < act_before)).any(axis=0)
     hits = np.flatnonzero(cheaper)

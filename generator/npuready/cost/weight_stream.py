@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from npuready.cost.mac_block import IFM_UBLOCK_DEPTH, MacOp, Shram, find_block, part_kernel
+from npuready.cost.mac_block import IFM_UBLOCK_DEPTH, MacOp, Shram, find_block, part_kernel, round_up
 from npuready.cost.weight_codec import stream_bytes
 from npuready.targets.load import WEIGHT_CODECS
 
@@ -92,7 +92,7 @@ def weight_order(w: np.ndarray, ofm_block_depth: int, how: str, ofm_ublock_depth
                 sub_h = min(kh - sy, step_y)
                 for sx in range(0, kw, step_x):
                     sub_w = min(kw - sx, step_x)
-                    elems = -(-(sub_w * sub_h) // round_to) * round_to
+                    elems = round_up(sub_w * sub_h, round_to)
                     grid = np.ix_(np.arange(0, outer, ifm_ublock_depth), np.arange(0, ofm_depth, ofm_ublock_depth),
                                   np.arange(elems), np.arange(0, inner, ifm_ublock_depth),
                                   np.arange(ofm_ublock_depth), np.arange(1 if dw else ifm_ublock_depth))
@@ -113,8 +113,8 @@ def weight_order(w: np.ndarray, ofm_block_depth: int, how: str, ofm_ublock_depth
 _SIZES: dict[bytes, int] = {}
 
 
-def encoded_layer_bytes(weights: LayerWeights, ublock: tuple[int, int, int], shram: Shram) -> int:
-    """Bytes Vela streams for the layer: the encoded weights (padded to 16) + 10-byte scale records (padded to 16)."""
+def encoded_weight_bytes(weights: LayerWeights, ublock: tuple[int, int, int], shram: Shram) -> int:
+    """Bytes of the layer's encoded weight stream (padded to 16), as Vela's ``weight_total_bytes`` counts them."""
     op = weights.op
     q = tflite_int8(weights.ohwi)
     depth = find_block(op, ublock, shram)[0][2]
@@ -125,7 +125,11 @@ def encoded_layer_bytes(weights: LayerWeights, ublock: tuple[int, int, int], shr
     if digest not in _SIZES:
         if len(_SIZES) > 4096:
             _SIZES.clear()
-        ordered = weight_order(q, depth, how, ublock[2], dilation=op.dilation)
-        _SIZES[digest] = stream_bytes(ordered)
-    scales = -(-SCALE_RECORD_BYTES * q.shape[0] // ALIGN) * ALIGN
-    return _SIZES[digest] + scales
+        _SIZES[digest] = stream_bytes(weight_order(q, depth, how, ublock[2], dilation=op.dilation))
+    return _SIZES[digest]
+
+
+def encoded_layer_bytes(weights: LayerWeights, ublock: tuple[int, int, int], shram: Shram) -> int:
+    """Bytes Vela streams for the layer: the encoded weights + 10-byte scale records per output channel, each
+    padded to 16."""
+    return encoded_weight_bytes(weights, ublock, shram) + round_up(SCALE_RECORD_BYTES * weights.ohwi.shape[0], ALIGN)
