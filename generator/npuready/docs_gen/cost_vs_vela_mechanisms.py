@@ -41,7 +41,8 @@ MODELLED = (
      "(128 Ki-value sections with a fresh palette, zero-run mode, the greedy Golomb-Rice slice search, 16-byte "
      "padding) plus 10-byte scale records per output channel. Without it, one byte per weight and 4 per bias. "
      "timm zero-initialises the last BatchNorm of each residual block (all-zero output channels cost almost "
-     "nothing), and RepVGG's re-parameterised 3x3 kernels compress to about 0.7 bytes per weight."),
+     "nothing), and RepVGG's re-parameterised 3x3 kernels compress well below a byte per weight (compare "
+     "`total_npu_encoded_weights` with `total_original_weights` in a row's `vela_summary`)."),
     ("Per-column latencies of the lowered MatMul", "`no_column_latency`",
      "`EstimateMatMulCycles` repeats a Mul and a ReduceSum for every output column of an activation x "
      "activation MatMul, and `EstimateMacOpCycles` adds to each ReduceSum its first IFM block's read and last "
