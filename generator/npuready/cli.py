@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "verify": "npuready.commands.verify",
     "intake": "npuready.commands.intake",
     "deploy": "npuready.commands.deploy",
+    "export": "npuready.commands.export",
     "run": "npuready.commands.run",
     "diff": "npuready.commands.diff",
     "docs": "npuready.commands.docs",
