@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 EXTRAS  := torch,validate,site,data,dev,corpus,sweep
 
-.PHONY: setup quickstart test bench site walkthrough experiments docs scalesim-env clean-venv
+.PHONY: setup quickstart test bench site walkthrough experiments docs scalesim-env qnn-env clean-venv
 
 setup: $(STAMP)
 
@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml tools/install_system_deps.sh
 quickstart: setup
 	$(BIN)/python -m npuready.quickstart
 
-test: setup
+test: setup qnn-env
 	$(BIN)/python -m pytest
 
 bench: setup
@@ -43,3 +43,6 @@ walkthrough: site
 
 scalesim-env:
 	bash tools/scalesim_env.sh
+
+qnn-env:
+	bash tools/qnn_env.sh

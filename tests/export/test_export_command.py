@@ -112,3 +112,15 @@ def test_an_op_without_an_integer_kernel_refuses_and_writes_nothing(calib, tmp_p
     err = capsys.readouterr().err
     assert "npuready export: refused at engine: integer engine:" in err and "Erf" in err
     assert not (tmp_path / "out").exists()
+
+
+def test_qnn_records_where_htp_ran_the_qdq_model_and_its_agreement(calib, tmp_path):
+    from npuready.vendor import qnn_htp
+
+    if not qnn_htp.available():
+        pytest.skip("run `make qnn-env` for Qualcomm's HTP backend")
+    assert _export(calib, tmp_path / "q", "--qnn", "--no-compile") == 0
+    q = json.loads((tmp_path / "q" / "manifest.json").read_text())["qnn_htp"]
+    assert q["refused"] == [] and q["qnn_partitions"] == 1 and q["inputs"] == 6
+    assert {n["op_type"] for n in q["cpu_nodes"]} == {"QuantizeLinear", "DequantizeLinear"}
+    assert 0.0 <= q["top1_agreement_htp_vs_cpu"] <= 1.0

@@ -41,6 +41,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--per-tensor", action="store_true", help="per-tensor weight scales (default: per-channel)")
     p.add_argument("--layernorm", choices=["decompose", "keep"], default="decompose",
                    help="as quantize: decompose LayerNormalization into int8 ops LiteRT runs (default)")
+    p.add_argument("--qnn", action="store_true",
+                   help="also run the QDQ model on Qualcomm's HTP backend (onnxruntime-qnn's x86 simulator, "
+                        "installed by `make qnn-env`): which nodes it refuses and why, and its outputs beside "
+                        "onnxruntime's CPU provider")
     p.add_argument("--no-compile", action="store_true", help="skip the Vela compile on Ethos-U mirror targets")
     p.add_argument("--seed", type=int, default=0, help="calibration sampling seed (default: 0)")
     p.add_argument("--format", "-f", choices=["text", "json"], default="text", help="report format (default: text)")
@@ -57,7 +61,8 @@ def command_line(args: argparse.Namespace) -> str:
                                  ("--layernorm", args.layernorm, "decompose"), ("--seed", args.seed, 0)):
         if value != default:
             parts += [flag, str(value)]
-    parts += [f for f, on in (("--per-tensor", args.per_tensor), ("--no-compile", args.no_compile)) if on]
+    parts += [f for f, on in (("--per-tensor", args.per_tensor), ("--no-compile", args.no_compile),
+                              ("--qnn", args.qnn)) if on]
     return shlex.join(parts + pin_arguments(args))
 
 
@@ -78,6 +83,12 @@ def render_text(result) -> str:
         v = m["vela"]
         lines.append(f"  Vela {v['vela_version']} ({v['accelerator']}): {v['reference_cycles']:,} cycles estimated; "
                      f"npuready {v['ours_cycles']:,} (ratio {v['ratio']:.3f})")
+    if m.get("qnn_htp"):
+        q = m["qnn_htp"]
+        cpu = ", ".join(f"{n['op_type']} {n['node']}" for n in q["cpu_nodes"]) or "none"
+        lines.append(f"  Qualcomm HTP (measured, x86 simulator): {q['qnn_partitions']} QNN partition(s); on the CPU: "
+                     f"{cpu}; top-1 agreement with onnxruntime CPU {q['top1_agreement_htp_vs_cpu']:.3f} "
+                     f"on {q['inputs']} inputs")
     return "\n".join(lines) + "\n"
 
 
@@ -101,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(target=args.target, calib_dir=args.calib, out=args.out, calib_images=args.calib_images,
                         check_images=args.check_images, preprocess=preprocess, method=args.method,
                         per_channel=not args.per_tensor, seed=args.seed, compile=not args.no_compile,
-                        layernorm=args.layernorm, pins=pins_from(args))
+                        layernorm=args.layernorm, qnn=args.qnn, pins=pins_from(args))
     log = (lambda s: print(f"export: {s}", file=sys.stderr)) if sys.stderr.isatty() else (lambda s: None)
     result = export_model(src.path, settings, command_line(args), log=log)
     sys.stdout.write(dumps_json(result.to_dict()) if args.format == "json" else render_text(result))

@@ -46,6 +46,7 @@ class Settings:
     seed: int = 0
     compile: bool = True       # run Vela on an Ethos-U mirror target
     layernorm: str = "decompose"
+    qnn: bool = False          # also run the QDQ model on Qualcomm's HTP backend (make qnn-env)
     pins: ShapePins = ShapePins()
 
 
@@ -118,6 +119,12 @@ def export_model(model_path: "str | Path", settings: Settings, command: str,
 
     path, out = Path(model_path), Path(settings.out)
     check_out(out)
+    if settings.qnn:
+        from npuready.vendor import qnn_htp
+
+        if not qnn_htp.available():
+            raise InputError(f"--qnn: Qualcomm's HTP backend is not installed ({qnn_htp.venv()} missing): "
+                             "run `make qnn-env`")
     graph = load(path, pins=settings.pins)
     target = load_target(settings.target)
     if any(n.op_type in ("QuantizeLinear", "DequantizeLinear") for n in graph.nodes):
@@ -182,11 +189,17 @@ def export_model(model_path: "str | Path", settings: Settings, command: str,
                          "activations": "int8 asymmetric per-tensor", "layernorm_decomposed": decomposed,
                          "calibration_inputs": int(len(sp.calibration)), "calibration_set_sha256": data.sha256,
                          "seed": settings.seed},
-        "check": check, "cost": cost, "vela": None, "files": {}}
+        "check": check, "cost": cost, "vela": None, "qnn_htp": None, "files": {}}
 
     with Staged(out) as st:
         (st.path / "model_qdq.onnx").write_bytes(qdq.SerializeToString())
         (st.path / "model_int8.tflite").write_bytes(tflite)
+        if settings.qnn:
+            log(f"Qualcomm HTP backend ({len(images)} inputs)")
+            try:
+                manifest["qnn_htp"] = _qnn(st.path / "model_qdq.onnx", images)
+            except InputError as exc:
+                return refused("qnn", str(exc))
         if settings.compile and target.reference.get("tool") == "vela":
             log("Vela compile")
             try:
@@ -219,3 +232,12 @@ def _compile(folder: Path, graph, target) -> dict[str, Any]:
             "layers": [{k: x[k] for k in ("tensor", "category", "vela_operator", "ours_cycles", "reference_cycles",
                                           "ratio")} for x in side["layers"]],
             "vela_summary": side["vela_summary"]}
+
+
+def _qnn(qdq: Path, images: np.ndarray) -> dict[str, Any]:
+    """The QDQ model on Qualcomm's HTP backend beside onnxruntime's CPU provider (same file, same inputs)."""
+    from npuready.vendor import qnn_htp
+
+    r = qnn_htp.run(qdq, images)
+    return {"evidence": "measured (Qualcomm's HTP simulator for x86, onnxruntime-qnn; not a Snapdragon)",
+            "versions": r.versions, **r.placement.to_dict(), **r.agreement()}
