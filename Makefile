@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 EXTRAS  := torch,validate,site,data,dev,corpus,sweep
 
-.PHONY: setup quickstart test bench site walkthrough experiments docs scalesim-env qnn-env clean-venv
+.PHONY: setup quickstart test bench site walkthrough experiments docs scalesim-env qnn-env rknn-env clean-venv
 
 setup: $(STAMP)
 
@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml tools/install_system_deps.sh
 quickstart: setup
 	$(BIN)/python -m npuready.quickstart
 
-test: setup qnn-env
+test: setup qnn-env rknn-env
 	$(BIN)/python -m pytest
 
 bench: setup
@@ -46,3 +46,6 @@ scalesim-env:
 
 qnn-env:
 	bash tools/qnn_env.sh
+
+rknn-env:
+	bash tools/rknn_env.sh

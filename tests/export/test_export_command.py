@@ -124,3 +124,23 @@ def test_qnn_records_where_htp_ran_the_qdq_model_and_its_agreement(calib, tmp_pa
     assert q["refused"] == [] and q["qnn_partitions"] == 1 and q["inputs"] == 6
     assert {n["op_type"] for n in q["cpu_nodes"]} == {"QuantizeLinear", "DequantizeLinear"}
     assert 0.0 <= q["top1_agreement_htp_vs_cpu"] <= 1.0
+
+
+def test_rknn_writes_the_rknn_file_with_its_layer_placement(calib, tmp_path):
+    from npuready.vendor import rknn_toolkit
+
+    if not rknn_toolkit.available():
+        pytest.skip("run `make rknn-env` for RKNN-Toolkit2")
+    assert _export(calib, tmp_path / "r", "--rknn", "rk3588", "--no-compile") == 0
+    m = json.loads((tmp_path / "r" / "manifest.json").read_text())
+    r = m["rknn"]
+    assert "model_rk3588.rknn" in m["files"] and m["files"]["model_rk3588.rknn"]["what"].startswith("compiled")
+    assert r["platform"] == "rk3588" and r["layers"] == len(r["layer_table"]) and r["inputs"] == 6
+    assert r["total_cycles"] == sum(x["total_cycles"] for x in r["layer_table"])
+    assert sorted(p.name for p in (tmp_path / "r").iterdir()) == sorted([*m["files"], "manifest.json"])
+
+
+def test_an_unknown_rknn_platform_is_exit_2_before_any_work(calib, tmp_path, capsys):
+    assert _export(calib, tmp_path / "x", "--rknn", "rk9999") == 2
+    assert "not an RKNN-Toolkit2 platform" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()

@@ -45,6 +45,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="also run the QDQ model on Qualcomm's HTP backend (onnxruntime-qnn's x86 simulator, "
                         "installed by `make qnn-env`): which nodes it refuses and why, and its outputs beside "
                         "onnxruntime's CPU provider")
+    p.add_argument("--rknn", metavar="PLATFORM",
+                   help="also compile with Rockchip's RKNN-Toolkit2 for PLATFORM (e.g. rk3588; installed by "
+                        "`make rknn-env`): writes model_PLATFORM.rknn, its per-layer NPU/CPU placement and cycle "
+                        "estimate, and its simulator's top-1 agreement with float")
     p.add_argument("--no-compile", action="store_true", help="skip the Vela compile on Ethos-U mirror targets")
     p.add_argument("--seed", type=int, default=0, help="calibration sampling seed (default: 0)")
     p.add_argument("--format", "-f", choices=["text", "json"], default="text", help="report format (default: text)")
@@ -58,7 +62,8 @@ def command_line(args: argparse.Namespace) -> str:
     parts = ["npuready", "export", args.model, "--target", args.target, "--calib", args.calib, "--out", args.out]
     for flag, value, default in (("--calib-images", args.calib_images, 100), ("--check-images", args.check_images, 20),
                                  ("--preprocess", args.preprocess, None), ("--method", args.method, "minmax"),
-                                 ("--layernorm", args.layernorm, "decompose"), ("--seed", args.seed, 0)):
+                                 ("--layernorm", args.layernorm, "decompose"), ("--seed", args.seed, 0),
+                                 ("--rknn", args.rknn, None)):
         if value != default:
             parts += [flag, str(value)]
     parts += [f for f, on in (("--per-tensor", args.per_tensor), ("--no-compile", args.no_compile),
@@ -89,6 +94,12 @@ def render_text(result) -> str:
         lines.append(f"  Qualcomm HTP (measured, x86 simulator): {q['qnn_partitions']} QNN partition(s); on the CPU: "
                      f"{cpu}; top-1 agreement with onnxruntime CPU {q['top1_agreement_htp_vs_cpu']:.3f} "
                      f"on {q['inputs']} inputs")
+    if m.get("rknn"):
+        r = m["rknn"]
+        cpu = ", ".join(f"{x['op_type']} {x['name']}" for x in r["cpu_layers"]) or "none"
+        lines.append(f"  RKNN-Toolkit2 {r['platform']}: {r['npu_layers']} of {r['layers']} layers on the NPU (CPU: {cpu}); "
+                     f"{r['total_cycles']:,} cycles estimated; simulator top-1 agreement with float "
+                     f"{r['top1_agreement_with_float']:.3f} on {r['inputs']} inputs")
     return "\n".join(lines) + "\n"
 
 
@@ -112,7 +123,8 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(target=args.target, calib_dir=args.calib, out=args.out, calib_images=args.calib_images,
                         check_images=args.check_images, preprocess=preprocess, method=args.method,
                         per_channel=not args.per_tensor, seed=args.seed, compile=not args.no_compile,
-                        layernorm=args.layernorm, qnn=args.qnn, pins=pins_from(args))
+                        layernorm=args.layernorm, qnn=args.qnn, rknn=args.rknn,
+                        pins=pins_from(args))
     log = (lambda s: print(f"export: {s}", file=sys.stderr)) if sys.stderr.isatty() else (lambda s: None)
     result = export_model(src.path, settings, command_line(args), log=log)
     sys.stdout.write(dumps_json(result.to_dict()) if args.format == "json" else render_text(result))

@@ -22,6 +22,7 @@ RUNNERS: dict[str, str] = {
     "pruning": "npuready.experiments.runners.pruning",
     "activation-swap": "npuready.experiments.runners.activation_swap",
     "realworld-corpus": "npuready.experiments.runners.realworld_corpus",
+    "vendor-export": "npuready.experiments.runners.vendor_export",
 }
 
 # Experiment kinds: a spec with ``kind = "<kind>"`` runs this runner with its own [params] (no line above).

@@ -29,8 +29,11 @@ DESCRIPTIONS = {
 
 def file_entry(path: Path) -> dict[str, Any]:
     data = path.read_bytes()
-    return {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
-            "what": DESCRIPTIONS.get(path.name, "")}
+    what = DESCRIPTIONS.get(path.name, "")
+    if path.suffix == ".rknn":
+        what = (f"compiled and quantised by RKNN-Toolkit2 for Rockchip {path.stem.removeprefix('model_')} "
+                "(the RKNN runtime loads it)")
+    return {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(), "what": what}
 
 
 def write_manifest(folder: Path, manifest: dict[str, Any]) -> Path:

@@ -47,6 +47,7 @@ class Settings:
     compile: bool = True       # run Vela on an Ethos-U mirror target
     layernorm: str = "decompose"
     qnn: bool = False          # also run the QDQ model on Qualcomm's HTP backend (make qnn-env)
+    rknn: str | None = None    # also compile with RKNN-Toolkit2 for this Rockchip platform (make rknn-env)
     pins: ShapePins = ShapePins()
 
 
@@ -125,6 +126,15 @@ def export_model(model_path: "str | Path", settings: Settings, command: str,
         if not qnn_htp.available():
             raise InputError(f"--qnn: Qualcomm's HTP backend is not installed ({qnn_htp.venv()} missing): "
                              "run `make qnn-env`")
+    if settings.rknn:
+        from npuready.vendor import rknn_toolkit
+
+        if settings.rknn not in rknn_toolkit.PLATFORMS:
+            raise InputError(f"--rknn {settings.rknn!r}: not an RKNN-Toolkit2 platform; choose from "
+                             f"{', '.join(rknn_toolkit.PLATFORMS)}")
+        if not rknn_toolkit.available():
+            raise InputError(f"--rknn: RKNN-Toolkit2 is not installed ({rknn_toolkit.venv()} missing): "
+                             "run `make rknn-env`")
     graph = load(path, pins=settings.pins)
     target = load_target(settings.target)
     if any(n.op_type in ("QuantizeLinear", "DequantizeLinear") for n in graph.nodes):
@@ -189,7 +199,8 @@ def export_model(model_path: "str | Path", settings: Settings, command: str,
                          "activations": "int8 asymmetric per-tensor", "layernorm_decomposed": decomposed,
                          "calibration_inputs": int(len(sp.calibration)), "calibration_set_sha256": data.sha256,
                          "seed": settings.seed},
-        "check": check, "cost": cost, "vela": None, "qnn_htp": None, "files": {}}
+        "check": check, "cost": cost, "vela": None, "qnn_htp": None, "rknn": None,
+        "files": {}}
 
     with Staged(out) as st:
         (st.path / "model_qdq.onnx").write_bytes(qdq.SerializeToString())
@@ -200,6 +211,13 @@ def export_model(model_path: "str | Path", settings: Settings, command: str,
                 manifest["qnn_htp"] = _qnn(st.path / "model_qdq.onnx", images)
             except InputError as exc:
                 return refused("qnn", str(exc))
+        if settings.rknn:
+            log(f"RKNN-Toolkit2 for {settings.rknn} ({len(images)} inputs on its simulator)")
+            calibration = np.concatenate([data.x[int(i)] for i in sp.calibration])
+            try:
+                manifest["rknn"] = _rknn(st.path, graph.model, calibration, images, settings.rknn)
+            except InputError as exc:
+                return refused("rknn", str(exc))
         if settings.compile and target.reference.get("tool") == "vela":
             log("Vela compile")
             try:
@@ -241,3 +259,33 @@ def _qnn(qdq: Path, images: np.ndarray) -> dict[str, Any]:
     r = qnn_htp.run(qdq, images)
     return {"evidence": "measured (Qualcomm's HTP simulator for x86, onnxruntime-qnn; not a Snapdragon)",
             "versions": r.versions, **r.placement.to_dict(), **r.agreement()}
+
+
+def _top1(outputs: np.ndarray) -> np.ndarray:
+    return outputs.reshape(len(outputs), -1).argmax(1)
+
+
+def _rknn(folder: Path, float_model, calibration: np.ndarray, images: np.ndarray, platform: str) -> dict[str, Any]:
+    """RKNN-Toolkit2 quantises and compiles the float model itself (its own calibration on the same sample);
+    its simulator's first output beside onnxruntime's float output on the check inputs."""
+    import onnxruntime as ort
+
+    from npuready.vendor import rknn_toolkit
+
+    onnx_path = folder / ".float_for_rknn.onnx"
+    onnx_path.write_bytes(float_model.SerializeToString())
+    try:
+        r = rknn_toolkit.run(onnx_path, calibration, images, platform)
+    finally:
+        onnx_path.unlink()
+    (folder / f"model_{platform}.rknn").write_bytes(r.rknn_bytes)
+    sess = ort.InferenceSession(float_model.SerializeToString(), providers=["CPUExecutionProvider"])
+    name = sess.get_inputs()[0].name
+    ref = np.concatenate([sess.run(None, {name: images[i:i + 1]})[0] for i in range(len(images))])
+    got = r.outputs[0].reshape(ref.shape)
+    return {"evidence": "Rockchip's layer placement and cycle estimate (a model, no device here); simulator "
+                        "outputs measured on this CPU",
+            **r.summary(), "inputs": int(len(images)),
+            "top1_agreement_with_float": round(float(np.mean(_top1(got) == _top1(ref))), 6),
+            "max_abs_diff_vs_float": float(np.max(np.abs(got - ref), initial=0.0)),
+            "layer_table": [x.to_dict() for x in r.layers]}

@@ -1,0 +1,132 @@
+"""Experiment `vendor-export`: the INT8 artifacts `npuready export` writes, checked by the vendors' own tools.
+
+Per zoo model (trained on Fashion-MNIST), the float model is quantised as ``npuready export`` does
+(LayerNormalization decomposed, minmax PTQ on stratified train images) and:
+- lowered to INT8 TFLite and run on LiteRT's reference kernels beside the integer engine on test images
+  (every int8 tensor compared; measured);
+- compiled by Arm Vela for each Ethos-U mirror target; Vela's per-layer estimate beside npuready's
+  simulated cost (both are models, neither is silicon);
+- run on Qualcomm's HTP backend (onnxruntime-qnn's x86 simulator) beside onnxruntime's CPU provider on
+  the same QDQ model: which nodes HTP refuses and why, top-1 agreement with float and accuracy on the
+  Fashion-MNIST test images (measured here, not on a Snapdragon); next to it, the nodes npuready's
+  ``nnapi-mirror`` target (an Android NPU driver's op list) leaves to the CPU.
+Unit of work: one model.
+"""
+from __future__ import annotations
+
+import tempfile
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from npuready.experiments.context import RunContext
+from npuready.experiments.task import Task
+
+
+def tasks(ctx: RunContext) -> list[Task]:
+    return [Task(name, {"model": name}) for name in ctx.params["models"]]
+
+
+def _float_top1(model, x: np.ndarray) -> np.ndarray:
+    import onnxruntime as ort
+
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    name = sess.get_inputs()[0].name
+    return np.concatenate([sess.run(None, {name: x[i:i + 1]})[0].argmax(-1) for i in range(len(x))])
+
+
+def _cpu_nodes(graph, target_name: str) -> list[dict[str, str]]:
+    from npuready.cost import estimate
+    from npuready.targets import load_target
+
+    rep = estimate(graph, load_target(target_name))
+    ops = {n.name: n.op_type for n in graph.nodes}
+    return [{"node": layer.node, "op_type": ops.get(layer.node, "")} for layer in rep.layers if layer.device != "npu"]
+
+
+def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
+    from npuready.cost import vela
+    from npuready.cost.vela_compare import compare
+    from npuready.engine.decompose_layernorm import decompose_layernorm
+    from npuready.engine.export import export_integer_graph
+    from npuready.graph import load
+    from npuready.quant.inputs import load_inputs
+    from npuready.quant.ptq import quantize_model
+    from npuready.quant.zoo_qdq import zoo_path
+    from npuready.targets import load_target
+    from npuready.tflite.export import export_int8_from_qdq
+    from npuready.vendor import qnn_htp
+    from npuready.verify.litert_oracle import compare_with_litert
+
+    p, name = ctx.params, args["model"]
+    for dist in ("ai-edge-litert", "ethos-u-vela", "onnxruntime", "onnx", "numpy"):
+        ctx.tool(dist, version(dist))
+    seed = int(p.get("seed", 0))
+    ctx.seed("calibration", seed)
+    path = zoo_path(name)
+    ctx.input(path)
+    graph = load(path)
+    shape = tuple(d if isinstance(d, int) else 1 for d in graph.inputs[0].shape)
+    calib = load_inputs("fashion-mnist:train", int(p["calibration_images"]), shape, seed=seed).x
+    test = load_inputs("fashion-mnist:test", int(p["test_images"]), shape, seed=seed)
+    model, decomposed = decompose_layernorm(graph.model)
+    qdq = quantize_model(model, [calib[i:i + 1] for i in range(len(calib))], p.get("method", "minmax"))
+    intgraph = export_integer_graph(qdq)
+    check_x = test.x[: int(p["check_images"])]
+    oracle = compare_with_litert(qdq, check_x, intgraph, optimized=False, model_name=name)
+    out: dict[str, Any] = {
+        "model": name, "layernorm_decomposed": decomposed,
+        "litert_check": {"evidence": "measured", "inputs": int(len(check_x)),
+                         "tensors_compared": oracle.tensors_compared,
+                         "tensors_mismatched": oracle.tensors_mismatched}}
+    tfl_bytes = export_int8_from_qdq(qdq)
+    out["tflite_bytes"] = len(tfl_bytes)
+    with tempfile.TemporaryDirectory(prefix="npuready-vendor-") as tmp:
+        tfl = Path(tmp) / "model_int8.tflite"
+        tfl.write_bytes(tfl_bytes)
+        out["vela"] = []
+        for tname in p["vela_targets"]:
+            target = load_target(tname)
+            rows, summary = vela.compile_tflite(tfl, target, Path(tmp) / tname)
+            side = compare(graph, target, rows, summary)
+            out["vela"].append({"target": tname, "evidence": "simulated (npuready) vs Vela's estimate",
+                                "ours_cycles": side["ours_cycles"], "reference_cycles": side["reference_cycles"],
+                                "ratio": side["ratio"], "layers": len(side["layers"])})
+        qpath = Path(tmp) / "model_qdq.onnx"
+        qpath.write_bytes(qdq.SerializeToString())
+        if qnn_htp.available():
+            ctx.tool("onnxruntime-qnn", "2.7.0")
+            run = qnn_htp.run(qpath, test.x)
+            float_top1 = _float_top1(graph.model, test.x)
+            htp_top1 = run.htp[0].reshape(len(test.x), -1).argmax(1)
+            cpu_top1 = run.cpu[0].reshape(len(test.x), -1).argmax(1)
+            labels = test.labels
+            out["qnn_htp"] = {
+                "evidence": "measured (Qualcomm's HTP simulator for x86; not a Snapdragon)",
+                "versions": run.versions, "images": int(len(test.x)), **run.placement.to_dict(),
+                "top1_agreement_htp_vs_float": round(float(np.mean(htp_top1 == float_top1)), 6),
+                "top1_agreement_cpu_qdq_vs_float": round(float(np.mean(cpu_top1 == float_top1)), 6),
+                "top1_agreement_htp_vs_cpu_qdq": round(float(np.mean(htp_top1 == cpu_top1)), 6),
+                "accuracy": {"float": round(float(np.mean(float_top1 == labels)), 6),
+                             "htp": round(float(np.mean(htp_top1 == labels)), 6),
+                             "cpu_qdq": round(float(np.mean(cpu_top1 == labels)), 6)}}
+        else:
+            out["qnn_htp"] = {"skipped": "Qualcomm's HTP backend not installed (make qnn-env)"}
+    out["npuready_cpu_nodes"] = {t: _cpu_nodes(graph, t) for t in p["placement_targets"]}
+    return out
+
+
+def merge(ctx: RunContext, outputs: dict[str, Any]) -> dict[str, Any]:
+    models = [outputs[k] for k in sorted(outputs)]
+    ran = [m for m in models if "images" in m["qnn_htp"]]
+    ratios = [v["ratio"] for m in models for v in m["vela"]]
+    return {"models": models,
+            "summary": {"evidence": "measured", "models": len(models),
+                        "tensors_mismatched_vs_litert": sum(m["litert_check"]["tensors_mismatched"] for m in models),
+                        "tensors_compared_vs_litert": sum(m["litert_check"]["tensors_compared"] for m in models),
+                        "vela_ratio_min": min(ratios) if ratios else None,
+                        "vela_ratio_max": max(ratios) if ratios else None,
+                        "htp_models_all_on_htp": sum(1 for m in ran if not m["qnn_htp"]["refused"]),
+                        "htp_models": len(ran)}}
