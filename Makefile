@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 EXTRAS  := torch,validate,site,data,dev,corpus,sweep
 
-.PHONY: setup quickstart test bench site walkthrough experiments docs scalesim-env qnn-env rknn-env clean-venv
+.PHONY: setup quickstart test test-quick bench site walkthrough experiments docs scalesim-env qnn-env rknn-env clean-venv
 
 setup: $(STAMP)
 
@@ -21,6 +21,9 @@ quickstart: setup
 
 test: setup qnn-env rknn-env
 	$(BIN)/python -m pytest
+
+test-quick: setup
+	$(BIN)/python -m pytest -m "not slow" -q
 
 bench: setup
 	$(BIN)/python -m pytest benchmarks -o python_files="bench_*.py" --benchmark-only --benchmark-columns=min,median,max,rounds

@@ -2,7 +2,7 @@
 
 The exported graph returns class logits [1, C, N] and box distances [1, 4, N] (left, top, right,
 bottom in grid units); this applies sigmoid, dist2bbox decoding, a score threshold, class-aware NMS
-and (optionally) the letterbox inverse — the work the seed moved out of the graph.
+and (optionally) the letterbox inverse — the post-processing the project keeps out of the exported graph.
 """
 from __future__ import annotations
 
