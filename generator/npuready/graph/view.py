@@ -194,6 +194,7 @@ class Graph:
         self.parent = parent
         self.inference_error = inference_error
         self.pinned = ""  # the shape pins the loader applied, as options ("--batch 1"); "" when none
+        self.imported = None  # npuready.importer.Imported: what the loader's importer rewrote (None: not loaded)
         self.name = proto.name or (path.stem if path else "graph")
         self.scope = scope  # "" for the main graph, "<node>.<attr>[/<node>.<attr>…]" paths for subgraphs
         init_names = {t.name for t in proto.initializer} | {t.values.name for t in proto.sparse_initializer}
