@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import onnx
 
-from npuready.importer.edit import consumers, constant, drop_value_info, initializers, producers, remove_nodes, rename_value
+from npuready.importer.edit import consumers, constant, drop_unused_constants, drop_value_info, initializers, producers, remove_nodes, rename_value
 from npuready.importer.record import Rewrite
 
 _KIND = {"Identity": "identity-removed", "Dropout": "dropout-removed"}
@@ -56,4 +56,5 @@ def rewrite(model: onnx.ModelProto) -> tuple[onnx.ModelProto, list[Rewrite]]:
         done.append(n)
         out.append(Rewrite(_KIND[n.op_type], (name,), detail))
     remove_nodes(g, done)
+    drop_unused_constants(g, {v for n in done for v in n.input[1:] if v})  # a Dropout's ratio / training_mode
     return model, out
