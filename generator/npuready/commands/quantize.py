@@ -43,15 +43,22 @@ def run(args: argparse.Namespace) -> int:
     from npuready.atomic import write_bytes
     from npuready.errors import InputError
     from npuready.commands.shape_args import load_pinned
+    from npuready.importer.opset import MIN_OPSET
     from npuready.quant.inputs import load_inputs
+    from npuready.quant.qdq_check import check_qdq
+    from npuready.quant.quantised_input import refuse_quantised
     from npuready.quant.ptq import baseline_model, quantize_model
     from npuready.verify.data_check import check_calibration
 
     if args.images < 1:
         raise InputError(f"--images {args.images}: must be at least 1")
     g = load_pinned(args.model, args)
-    if any(n.op_type in ("QuantizeLinear", "DequantizeLinear") for n in g.nodes):
-        raise InputError(f"{args.model}: already quantised (has QuantizeLinear/DequantizeLinear); give the float model")
+    refuse_quantised(g, args.model)
+    if g.imported is not None and (kept := g.imported.of("opset-kept")):
+        raise InputError(f"{args.model}: {kept[0].detail}; per-channel QDQ needs opset {MIN_OPSET} or newer — "
+                         f"re-export the model at opset {MIN_OPSET}+")
+    if g.imported:
+        print(g.imported.summary(), file=sys.stderr)
     shape = tuple(d if isinstance(d, int) else 1 for d in (g.inputs[0].shape or ()))
     data = load_inputs(args.calibration, args.images, shape)
     check_calibration(data.x, args.calibration)
@@ -66,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         q = quantize_model(model, batches, args.method, per_channel=not args.per_tensor,
                            activation_type=args.activation)
+    check_qdq(q, args.out)
     write_bytes(args.out, q.SerializeToString())
     what = "onnxruntime baseline" if args.baseline else f"method {args.method}"
     norms = f"; {decomposed} LayerNormalization decomposed into int8 ops" if decomposed else ""

@@ -12,14 +12,28 @@ import re
 from typing import Callable
 
 from npuready.graph.view import Dim, Graph
+from npuready.importer.dims import dim_name
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
+def unnamed_input(graph: Graph) -> bool:
+    """True when some graph input dim was written without a name: unknown, or named by the importer
+    (``x_dim2`` for a ``-1``/``?`` the exporter wrote; ``npuready.importer.dims``)."""
+    for t in graph.inputs:
+        if t.shape is None:
+            return True
+        for axis, d in enumerate(t.shape):
+            if d is None or (isinstance(d, str) and d.startswith(dim_name(t.name, axis))):
+                return True
+    return False
+
+
 def input_dependent(graph: Graph) -> Callable[[Dim], bool]:
-    """A predicate on non-static dims: does this dim follow from a graph input's symbolic or unknown dim?"""
+    """A predicate on non-static dims: does this dim follow from a graph input's symbolic or unknown dim?
+    (A dim the exporter left unnamed may explain any unknown dim: inference cannot always follow it.)"""
     symbols = {d for t in graph.inputs for d in (t.shape or ()) if isinstance(d, str)}
-    unknown_input = any(t.shape is None or any(d is None for d in t.shape) for t in graph.inputs)
+    unknown_input = unnamed_input(graph)
 
     def depends(d: Dim) -> bool:
         if isinstance(d, str) and symbols.intersection(_NAME.findall(d)):

@@ -4,7 +4,8 @@ Refuses, with one line naming the file and the problem (``InputError`` → exit 
 missing/empty/truncated/garbage files, models without a graph, external data whose
 location is absolute, leaves the model's folder or points past the end of its file, and
 declared shapes with absurd element counts. It never allocates from declared shapes and
-never reads outside the model's folder. Shape pins (``--input-shape``, ``--batch``; ``npuready.graph.pins``)
+never reads outside the model's folder. The importer (``npuready.importer``) then rewrites a copy into
+the canonical form (dims written as -1 read as dynamic, BatchNormalization folded, …). Shape pins (``--input-shape``, ``--batch``; ``npuready.graph.pins``)
 fix the graph inputs' dims first; then shapes are resolved (``npuready.graph.resolve``: onnx inference,
 then onnxruntime's symbolic inference), non-strictly: when onnx's inference fails the un-inferred model is
 still returned (``Graph.inference_error`` says why).
@@ -23,31 +24,38 @@ from npuready.errors import InputError
 from npuready.graph.pins import ShapePins, apply_pins
 from npuready.graph.resolve import resolve
 from npuready.graph.view import Graph
+from npuready.importer import Imported, canonicalise
 
 MAX_ELEMENTS = 1 << 31  # per tensor; 2^31 float32 elements = 8 GiB
 MAX_FILE_BYTES = 4 << 30
 
 
 def load(source: "str | os.PathLike | onnx.ModelProto | Graph", *, infer_shapes: bool = True,
-         pins: ShapePins | None = None) -> Graph:
-    """Load a model file (or wrap an in-memory ModelProto) into a shape-resolved ``Graph``; ``pins`` fix
-    the graph inputs' dims first (a ``Graph`` is returned as it is: it was pinned when it was loaded)."""
+         pins: ShapePins | None = None, canonical: bool = True) -> Graph:
+    """Load a model file (or wrap an in-memory ModelProto) into a shape-resolved ``Graph``.
+
+    The importer (``npuready.importer.canonicalise``) rewrites a copy into the form every stage reads
+    (``Graph.imported`` lists each rewrite; ``canonical=False`` skips it); then ``pins`` fix the graph
+    inputs' dims. A ``Graph`` is returned as it is: it was imported and pinned when it was loaded."""
     if isinstance(source, Graph):
         return source
     pins = pins or ShapePins()
     if isinstance(source, onnx.ModelProto):
-        label = "<in-memory model>"
+        label, path, model = "<in-memory model>", None, source
         _check_structure(source, label)
         _check_runnable(source, label)
         _check_declared_sizes(source, label)
         _check_external_refs_in_memory(source, label)
         _run_checker(source, label)
-        graph = _infer(apply_pins(source, pins, label), None, infer_shapes)
     else:
         path = Path(source)
-        model = read_model(path)
-        graph = _infer(apply_pins(model, pins, str(path)), path, infer_shapes)
+        label, model = str(path), read_model(path)
+    imported = Imported()
+    if canonical:
+        model, imported = canonicalise(model)
+    graph = _infer(apply_pins(model, pins, label), path, infer_shapes)
     graph.pinned = pins.describe()
+    graph.imported = imported
     return graph
 
 
@@ -197,13 +205,10 @@ def _check_declared_sizes(model: onnx.ModelProto, label: str) -> None:
         for vi in list(g.input) + list(g.output) + list(g.value_info):
             if not vi.type.HasField("tensor_type") or not vi.type.tensor_type.HasField("shape"):
                 continue
-            raw = [d.dim_value for d in vi.type.tensor_type.shape.dim]  # 0 when unset (symbolic/unknown)
-            if min(raw, default=0) >= 0 and math.prod(v for v in raw if v) <= MAX_ELEMENTS:
-                continue  # fast path: nothing negative, product of the known dims within the limit
-            dims = [d.dim_value for d in vi.type.tensor_type.shape.dim if d.HasField("dim_value")]
-            if any(d < 0 for d in dims):
-                raise InputError(f"{label}: tensor '{vi.name}' declares a negative dimension {dims}")
-            n = _numel(dims)
+            # 0 when unset (symbolic/unknown); a negative dim is how Paddle2ONNX writes a dynamic one (the
+            # importer, npuready.importer.dims, reads it as dynamic): only the positive dims count here
+            dims = [d.dim_value for d in vi.type.tensor_type.shape.dim if d.dim_value > 0]
+            n = math.prod(dims)
             if n > MAX_ELEMENTS:
                 raise InputError(f"{label}: tensor '{vi.name}' declares shape {dims} = {n:.3g} elements (limit {MAX_ELEMENTS}); refusing to load")
 

@@ -194,6 +194,7 @@ class Graph:
         self.parent = parent
         self.inference_error = inference_error
         self.pinned = ""  # the shape pins the loader applied, as options ("--batch 1"); "" when none
+        self.imported = None  # npuready.importer.Imported: what the loader's importer rewrote (None: not loaded)
         self.name = proto.name or (path.stem if path else "graph")
         self.scope = scope  # "" for the main graph, "<node>.<attr>[/<node>.<attr>…]" paths for subgraphs
         init_names = {t.name for t in proto.initializer} | {t.values.name for t in proto.sparse_initializer}
@@ -284,11 +285,15 @@ class Graph:
         return self._folding[1]
 
     def shape_summary(self) -> dict[str, Any]:
-        """What shape resolution did, for the reports: folded node counts and the pins applied."""
+        """What shape resolution did, for the reports: folded node counts and the pins applied; with
+        ``imported`` (``npuready.importer.Imported.to_dict``) when the loader's importer rewrote the model."""
         from npuready.graph.dynamic import unresolved_values
 
-        return {"shape_ops_folded": len(self.shape_folded), "folded_nodes": len(self.folded),
-                "unresolved_values": len(unresolved_values(self)), "pinned": self.pinned or None}
+        out = {"shape_ops_folded": len(self.shape_folded), "folded_nodes": len(self.folded),
+               "unresolved_values": len(unresolved_values(self)), "pinned": self.pinned or None}
+        if self.imported:
+            out["imported"] = self.imported.to_dict()
+        return out
 
     @property
     def output_names(self) -> tuple[str, ...]:

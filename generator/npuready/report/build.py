@@ -119,7 +119,8 @@ def build_report(request: ReportRequest, progress: Callable[[str], None] = lambd
                   "recipe": src.recipe, "weights": src.weights, "targets": list(request.targets),
                   "stages": list(request.stages),
                   "input_shape_pins": {k: list(v) for k, v in request.input_shapes},
-                  "batch_pin": request.batch, "edges": edges},
+                  "batch_pin": request.batch, "edges": edges,
+                  "imported": src.graph.imported.to_dict() if src.graph.imported is not None else None},
         "graph": {"evidence": "analysis", **desc},
     }
     if lint_out:

@@ -4,10 +4,28 @@ from rule_models import findings, ids, one
 from npuready.lint import examples as ex
 
 
-def test_symbolic_batch_is_flagged_on_input_output_and_intermediate():
-    fs = findings(ex.conv_relu(shape=("N", 3, 16, 16)), "R001a")
-    assert [(f.node, f.evidence["tensor"], f.evidence["axes"]) for f in fs] == [
-        ("<graph>", "x", [0]), ("<graph>", "y", [0]), ("conv", "c", [0])]
+def test_symbolic_batch_is_one_finding_for_its_dimension_with_the_values_it_reaches():
+    (f,) = findings(ex.conv_relu(shape=("N", 3, 16, 16)), "R001a")
+    assert (f.node, f.evidence["tensor"], f.evidence["axes"], f.evidence["dim"], f.evidence["values"]) == (
+        "<graph>", "x", [0], "N", 2)  # c and y carry N
+    assert f.evidence["pin"] == "--batch 1 (or --input-shape x=1,3,16,16)"
+    assert f.message.endswith("pin it with --batch 1 (or --input-shape x=1,3,16,16)")
+
+
+def test_each_unnamed_dim_of_an_input_is_a_dimension_of_its_own():
+    m = ex.conv_relu(shape=(1, 3, None, None))
+    fs = findings(m, "R001a")
+    assert [(f.evidence["axes"], f.evidence["dim"], f.evidence["pin"]) for f in fs] == [
+        ([2], "x_dim2", "--input-shape x=1,3,<x_dim2>,<x_dim3>"),
+        ([3], "x_dim3", "--input-shape x=1,3,<x_dim2>,<x_dim3>")]
+
+
+def test_a_dim_name_shared_by_two_inputs_is_one_finding():
+    from onnx import helper as h
+
+    node = h.make_node("Add", ["a", "b"], ["y"], name="add")
+    m = ex.model([node], [ex.value("a", ["N", 4]), ex.value("b", ["N", 4])], [ex.value("y", ["N", 4])], [])
+    assert [f.evidence["tensor"] for f in findings(m, "R001a")] == ["a"]
 
 
 def test_unknown_dim_is_flagged():
@@ -19,9 +37,11 @@ def test_fixed_batch_of_t_frames_is_static():
     assert "R001a" not in ids(ex.conv_relu(shape=(8, 3, 16, 16)))
 
 
-def test_zero_sized_dim_is_static():
+def test_zero_dim_written_on_an_input_is_dynamic_elsewhere_static():
     m = one("Relu", [1, 0, 4], [1, 0, 4])
-    assert ids(m) == []
+    (f,) = findings(m, "R001a")
+    assert (f.evidence["axes"], f.evidence["dim"]) == ([1], "x_dim1")
+    assert ids(m) == ["R001a"]
 
 
 def test_dims_downstream_of_data_dependent_op_are_not_reported_twice():
@@ -44,10 +64,9 @@ def test_resolved_shape_computations_are_not_reported():
 def test_dynamic_batch_reports_only_dims_that_follow_from_it():
     import shape_patterns as sp
 
-    fs = findings(sp.chunk_conv("batch"), "R001a")
-    assert [(f.node, f.evidence["tensor"], f.evidence["axes"], f.evidence["value"]) for f in fs] == [
-        ("<graph>", "image", [0], "[batch,8,5,5]"), ("<graph>", "out", [0], "[batch,6,5,5]"),
-        ("slice", "first", [0], "[batch,4,5,5]")]
+    (f,) = findings(sp.chunk_conv("batch"), "R001a")
+    assert (f.node, f.evidence["tensor"], f.evidence["axes"], f.evidence["value"]) == (
+        "<graph>", "image", [0], "[batch,8,5,5]")
 
 
 def test_pinned_batch_clears_every_finding():
