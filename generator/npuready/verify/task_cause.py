@@ -6,19 +6,34 @@ classifiers.
 - the integer rung's task result departs from fake-quant's (the same QDQ model in float) → the int8
   kernels' fixed-point steps (or the engine, when LiteRT was not checked);
 - fake-quant itself departs from float → the quantisation as stored (scales, calibration): the activations
-  that depart most from float (``verify.drift``) are named.
+  where the departure from float (``verify.drift``, relative error, graph order) grows most are named;
+- only a refused rung → the build: the rung's reason, and how the rungs that ran score.
 """
 from __future__ import annotations
 
 WORST = 3  # activations named
 
 
+def growth(drift) -> list[tuple[float, object]]:
+    """(growth, drift row) per activation: its relative error minus the largest one before it in graph order,
+    largest growth first (ties in graph order)."""
+    rows, seen = [], 0.0
+    for i, d in enumerate(drift):
+        err = d.relative_error
+        if err != err:  # NaN: nothing to say
+            continue
+        rows.append((err - seen, i, d))
+        seen = max(seen, err)
+    rows.sort(key=lambda r: (-r[0], r[1]))
+    return [(g, d) for g, _, d in rows if g > 0]
+
+
 def _worst(drift) -> str:
-    rows = sorted((d for d in drift if d.relative_error == d.relative_error), key=lambda d: -d.relative_error)[:WORST]
+    rows = growth(drift)[:WORST]
     if not rows:
         return ""
-    return "; largest departures from float: " + ", ".join(
-        f"{d.tensor}{f' ({d.producer})' if d.producer else ''} {d.relative_error:.3g}" for d in rows)
+    return "; the departure from float grows most at " + ", ".join(
+        f"{d.tensor}{f' ({d.producer})' if d.producer else ''} +{g:.3g} to {d.relative_error:.3g}" for g, d in rows)
 
 
 def cause(result, litert_mismatched: int | None) -> str:
@@ -43,4 +58,8 @@ def cause(result, litert_mismatched: int | None) -> str:
         return (f"arithmetic and quantisation together: fake-quant and the integer rung each stay near their "
                 f"reference, yet the integer rung's {task} result departs from float ({i_f.metric} {i_f.shown()})"
                 f"{_worst(result.drift)}; {checked}")
+    if result.refused:
+        ran = ", ".join(f"{k} {v.metric} {v.shown()}" for k, v in scores.items()) or "no rung pair could be scored"
+        return (f"build: the {' and '.join(r.replace('_', '-') for r in result.refused)} rung did not run "
+                f"(reason above), so the {task} result of the NPU build is unknown; {ran}")
     return f"no {task} metric below its limit; {checked}"
