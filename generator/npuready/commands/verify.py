@@ -4,8 +4,8 @@ from __future__ import annotations
 import argparse
 
 
-def add_task_args(p: argparse.ArgumentParser) -> None:
-    """``--task`` and ``--task-limit`` (verify, deploy and report share them)."""
+def add_task_args(p: argparse.ArgumentParser, limit: bool = True) -> None:
+    """``--task`` (verify, deploy and report share it) and, with ``limit``, ``--task-limit``."""
     from npuready.verify.tasks.registry import TASKS
 
     p.add_argument("--task", choices=list(TASKS), default=None,
@@ -13,6 +13,8 @@ def add_task_args(p: argparse.ArgumentParser) -> None:
                                                                          f"{' ' + m.unit if m.unit else ''})"
                                                                          for m in TASKS.values())
                         + " (default: inferred from the float model's output shapes; the choice is printed)")
+    if not limit:
+        return
     p.add_argument("--task-limit", type=float, default=None, metavar="X",
                    help="gate: the task metric's limit for tasks other than classification (default: the metric's "
                         "stated limit; classification uses --min-agreement)")
