@@ -67,3 +67,51 @@ def test_require_bitexact_gate_uses_litert_reference(ladder_files, capsys):
     assert _verify(ladder_files, *loose, "--rounding", "single") == 1
     report = json.loads(capsys.readouterr().out)
     assert report["litert_reference"]["tensors_mismatched"] > 0
+
+
+def _task_result(task, scores, refused=None, agreement=None):
+    from npuready.verify.tasks.metric import TaskChoice, TaskScore
+    from npuready.verify.tasks.registry import get
+
+    metric = get(task)
+    ts = {k: TaskScore(metric.metric, v, metric.tolerance, metric.unit) for k, v in scores.items()}
+    return LadderResult("m", 8, "tflite-ref", "numpy", {}, agreement or {k: 0.0 for k in scores}, refused=refused or {},
+                        task=TaskChoice(task, "declared", "declared; output [1, 1, 8, 8]"), task_scores=ts)
+
+
+def test_a_task_metric_replaces_top1_agreement_in_the_gate():
+    # raw-argmax agreement 0 would fail a classifier; the dense metric passes, so the gate passes
+    r = _task_result("dense", {"fake_quant_vs_float": 0.95, "integer_vs_float": 0.93, "integer_vs_fake_quant": 0.97})
+    v = gate(r, GateLimits())
+    assert v.passed and v.reasons == () and v.cause is None
+
+
+def test_a_failing_task_metric_names_the_rung_and_its_limit_and_a_cause():
+    r = _task_result("dense", {"fake_quant_vs_float": 0.41, "integer_vs_float": 0.40, "integer_vs_fake_quant": 0.99})
+    v = gate(r, GateLimits())
+    assert v.reasons == ("dense IoU of the thresholded map fake-quant vs float 0.4100 < limit 0.9",
+                         "dense IoU of the thresholded map integer vs float 0.4000 < limit 0.9")
+    assert v.cause.startswith("model quantisation: the QDQ model as stored already departs from float on the dense "
+                              "result (IoU of the thresholded map fake-quant vs float 0.4100 < 0.9); the integer "
+                              "engine agrees with fake-quant (IoU of the thresholded map 0.9900)")
+    # the same scores judged at a looser --task-limit pass
+    assert gate(r, GateLimits(task_limit=0.4)).passed
+
+
+def test_an_integer_rung_departing_from_fake_quant_is_the_arithmetic():
+    r = _task_result("regression", {"fake_quant_vs_float": 30.0, "integer_vs_float": 12.0,
+                                    "integer_vs_fake_quant": 12.5})
+    v = gate(r, GateLimits())
+    assert v.reasons == ("regression SNR (worst output) integer vs float 12.0 dB < limit 20",)
+    assert v.cause == ("arithmetic: the integer rung's regression result departs from fake-quant's (the same QDQ "
+                       "model in float): SNR (worst output) 12.5 dB < 20; integer ⇄ LiteRT not checked (add --litert)")
+    litert = {"tensors_mismatched": 0, "tensors_compared": 9}
+    assert gate(r, GateLimits(), litert).cause.startswith("int8 kernels, not the engine: the integer rung's")
+
+
+def test_a_refused_rung_is_the_builds_doing():
+    r = _task_result("regression", {"fake_quant_vs_float": 23.2}, refused={"integer": "op PRelu: constant input"})
+    v = gate(r, GateLimits())
+    assert v.reasons == ("integer (the NPU build) rung did not run: op PRelu: constant input",)
+    assert v.cause == ("build: the integer rung did not run (reason above), so the regression result of the NPU "
+                       "build is unknown; fake_quant_vs_float SNR (worst output) 23.2 dB")

@@ -21,3 +21,25 @@ def test_text_at_80_columns_has_no_breakable_line_over_80():
     text = to_text(result, verdict, GateLimits(), width=80)
     assert overlong(text, 80) == []
     assert "GATE FAIL: top-1 agreement" in text
+
+
+def test_a_task_ladder_shows_the_metric_per_rung_and_fits_80_columns():
+    from npuready.verify.tasks.metric import TaskChoice, TaskScore
+
+    score = TaskScore("IoU of the thresholded map", 0.41, 0.9, "", {"threshold": 0.3, "pixel_agreement": 0.9976})
+    result = LadderResult(model="det_q.onnx", images=8, rounding_profile="tflite-ref", engine="numpy",
+                          agreement={"fake_quant_vs_float": 0.0},
+                          task=TaskChoice("dense", "inferred", "inferred from output [1, 1, 320, 320]"),
+                          task_scores={"fake_quant_vs_float": score})
+    verdict = GateVerdict(False, ("dense IoU of the thresholded map fake-quant vs float 0.4100 < limit 0.9",),
+                          "model quantisation: the QDQ model as stored already departs from float")
+    text = to_text(result, verdict, GateLimits(), width=80)
+    flat = " ".join(text.split())
+    assert overlong(text, 80) == []
+    assert "task: dense (inferred from output [1, 1, 320, 320])" in flat
+    assert ("dense fake_quant_vs_float: IoU of the thresholded map 0.4100 (FAIL, limit 0.9) threshold=0.3 "
+            "pixel_agreement=0.9976") in flat
+    assert "agreement fake_quant_vs_float=0.0000 (argmax of the raw first output; not gated for this task)" in flat
+    assert "GATE CAUSE: model quantisation" in flat
+    passed = to_text(result, GateVerdict(True, ()), GateLimits(task_limit=0.4), width=80)
+    assert "GATE PASS (dense IoU of the thresholded map >= 0.4 per quantised rung)" in " ".join(passed.split())

@@ -56,6 +56,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="calibration sampling seed (default: 0)")
     p.add_argument("--engine", choices=["numpy", "cpp"], default="numpy",
                    help="integer engine for the parity gate (bit-identical twins; cpp is faster; default: numpy)")
+    from npuready.commands.verify import add_task_args
+
+    add_task_args(p)
     p.add_argument("--format", "-f", choices=["text", "json"], default="text", help="report format (default: text)")
     add_shape_args(p)
     p.set_defaults(func=run)
@@ -68,7 +71,8 @@ def command_line(args: argparse.Namespace) -> str:
     for flag, value, default in (("--name", args.name, None), ("--calib-images", args.calib_images, 100),
                                  ("--parity-images", args.parity_images, 200), ("--preprocess", args.preprocess, None),
                                  ("--min-agreement", args.min_agreement, 0.99), ("--max-drop", args.max_drop, 0.01),
-                                 ("--seed", args.seed, 0), ("--engine", args.engine, "numpy")):
+                                 ("--seed", args.seed, 0), ("--engine", args.engine, "numpy"),
+                                 ("--task", args.task, None), ("--task-limit", args.task_limit, None)):
         if value != default:
             parts += [flag, str(value)]
     if args.per_tensor:
@@ -98,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
                         name=args.name or src.zoo_name, calib_images=args.calib_images,
                         parity_images=args.parity_images, per_channel=not args.per_tensor,
                         min_agreement=args.min_agreement, max_drop=args.max_drop, preprocess=preprocess,
-                        seed=args.seed, engine=args.engine, pins=pins_from(args))
+                        seed=args.seed, engine=args.engine, pins=pins_from(args), task=args.task,
+                        task_limit=args.task_limit)
     log = (lambda s: print(f"deploy: {s}", file=sys.stderr)) if sys.stderr.isatty() else (lambda s: None)
     result = deploy(src.path, settings, command_line(args), log=log)
     sys.stdout.write(dumps_json(result.to_dict()) if args.format == "json" else render_text(result))

@@ -36,6 +36,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="partition edges policy: cpu = post-processing after the last MAC op (decode, sigmoid) and "
                         "pre-processing before the first run on the host; npu = keep them on the NPU when it can; "
                         "auto (default) = cpu for detection/segmentation/pose library recipes, npu otherwise")
+    from npuready.commands.verify import add_task_args
+
+    add_task_args(p, limit=False)
     p.add_argument("--out", "-o", required=True, metavar="DIR", help="output folder (DIR/result.json, DIR/report.html)")
     add_shape_args(p)
     p.set_defaults(func=run)
@@ -49,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
     request = ReportRequest(model=args.model, targets=tuple(args.targets or DEFAULT_TARGETS),
                             input_shapes=pins_from(args).shapes, batch=args.batch, edges=args.edges,
                             calibration=args.calib, preset=args.preset,
-                            stages=tuple(s.strip() for s in args.stages.split(",") if s.strip()), images=args.images)
+                            stages=tuple(s.strip() for s in args.stages.split(",") if s.strip()), images=args.images,
+                            task=args.task)
     result = build_report(request, progress=lambda msg: print(f"report: {msg}", file=sys.stderr))
     path = write_report(result, args.out)
     checks = result["checks"]

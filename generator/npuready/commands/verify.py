@@ -4,6 +4,22 @@ from __future__ import annotations
 import argparse
 
 
+def add_task_args(p: argparse.ArgumentParser, limit: bool = True) -> None:
+    """``--task`` (verify, deploy and report share it) and, with ``limit``, ``--task-limit``."""
+    from npuready.verify.tasks.registry import TASKS
+
+    p.add_argument("--task", choices=list(TASKS), default=None,
+                   help="how the gate judges the outputs: " + "; ".join(f"{m.name} = {m.doc} (limit {m.tolerance:g}"
+                                                                         f"{' ' + m.unit if m.unit else ''})"
+                                                                         for m in TASKS.values())
+                        + " (default: inferred from the float model's output shapes; the choice is printed)")
+    if not limit:
+        return
+    p.add_argument("--task-limit", type=float, default=None, metavar="X",
+                   help="gate: the task metric's limit for tasks other than classification (default: the metric's "
+                        "stated limit; classification uses --min-agreement)")
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     from npuready.commands.shape_args import add_shape_args
 
@@ -15,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "identical inputs), the first op diverging by more than 1 LSB, and a plain-words explanation. "
                     "All numbers are measured here on CPU, not on NPU silicon.",
         epilog="Exit codes: 0 gate passed, 1 gate failed (a quantised rung's agreement below --min-agreement or "
-               "accuracy drop above --max-drop, or a rung that cannot run: a stored scale or zero point the integer "
+               "accuracy drop above --max-drop, another task's metric below its limit, or a rung that cannot run: a stored scale or zero point the integer "
                "export refuses, a QDQ file onnxruntime cannot run), 2 unusable input or usage error.")
     p.add_argument("float_model", metavar="FLOAT.onnx", help="the float model")
     p.add_argument("qdq_model", metavar="QDQ.onnx", help="its quantised QDQ model (e.g. from 'npuready quantize')")
@@ -30,6 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="gate: minimum top-1 agreement with float of each quantised rung, fake-quant (the QDQ file as stored) and integer (default: 0.99)")
     p.add_argument("--max-drop", type=float, default=0.01,
                    help="gate: maximum accuracy drop float → fake-quant and float → integer, absolute (default: 0.01)")
+    add_task_args(p)
     p.add_argument("--format", "-f", choices=["text", "json"], default="text", help="report format (default: text)")
     p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
     p.add_argument("--litert", action="store_true",
@@ -71,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         _require_litert()  # before minutes of work
     with in_file(args.qdq_model):  # errors about a node name the QDQ file it is in
         result = run_ladder(fm.model, qm.model, data.x, data.labels, rounding=args.rounding, engine=args.engine,
-                            model_name=Path(args.qdq_model).name, progress=progress())
+                            model_name=Path(args.qdq_model).name, progress=progress(), task=args.task)
         exportable = "integer" not in result.refused  # else the gate fails on the refusal (exit 1) and says why
         if exportable and (args.save_integer_graph or check_litert):  # one export serves both
             from npuready.engine import intgraph
@@ -81,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         litert = _litert_check(qm.model, data.x, graph, args) if check_litert and exportable else None
     if args.save_integer_graph and exportable:
         intgraph.save(graph, args.save_integer_graph)
-    limits = GateLimits(args.min_agreement, args.max_drop)
+    limits = GateLimits(args.min_agreement, args.max_drop, args.task_limit)
     verdict = gate(result, limits, litert, require_bitexact=args.require_bitexact)
     text = (to_json(result, verdict, limits, litert) if args.format == "json"
             else to_text(result, verdict, limits, litert))

@@ -4,7 +4,7 @@ Each stage returns evidence; a stage that blocks stops the pipeline and the refu
 registry's ``rejections`` with its reason. Lint blocks on any ERROR; the integer export blocks when
 the engine has no kernel for an op or refuses a stored scale; the parity gate blocks when the fake-quant rung
 (the QDQ file as stored) or the integer rung falls below its top-1 agreement with float or accuracy-drop
-limit. Lint/partition rest on ONNX structure (not NPU silicon), cost
+limit (another task, ``verify.tasks``: below its task metric's limit). Lint/partition rest on ONNX structure (not NPU silicon), cost
 is simulated, parity numbers are measured here on CPU.
 """
 from __future__ import annotations
@@ -39,6 +39,8 @@ class Settings:
     seed: int = 0
     engine: str = "numpy"      # integer engine of the parity ladder: numpy | cpp (bit-identical twins)
     pins: ShapePins = ShapePins()  # --input-shape / --batch, applied before any stage
+    task: str | None = None    # the gate's task metric (verify.tasks); None: inferred from the output shapes
+    task_limit: float | None = None  # its limit for tasks other than classification (None: the metric's own)
 
 
 @dataclass(frozen=True)
@@ -238,8 +240,8 @@ def _parity(float_model, qdq, data, sp, settings: Settings) -> StageResult:
     labels = data.class_labels
     x = data.x[sp.parity].reshape(len(sp.parity), *data.x.shape[2:])
     y = labels[sp.parity] if labels is not None else None
-    result = run_ladder(float_model, qdq, x, y, engine=settings.engine, model_name="deploy")
-    limits = GateLimits(settings.min_agreement, settings.max_drop)
+    result = run_ladder(float_model, qdq, x, y, engine=settings.engine, model_name="deploy", task=settings.task)
+    limits = GateLimits(settings.min_agreement, settings.max_drop, settings.task_limit)
     verdict = gate(result, limits)
     worst = max(result.tensors, key=lambda t: t.mismatch_propagated, default=None)
     ev = {"evidence": "measured", "images": result.images, "overlaps_calibration": sp.overlap,
@@ -249,9 +251,17 @@ def _parity(float_model, qdq, data, sp, settings: Settings) -> StageResult:
           "worst_tensor": None if worst is None else {"tensor": worst.tensor, "op": worst.op,
                                                       "mismatch": round(worst.mismatch_propagated, 6),
                                                       "max_abs_code_diff": worst.max_abs_propagated},
-          "explanation": list(result.explanation), "gate_reasons": list(verdict.reasons)}
+          "explanation": list(result.explanation), "gate_reasons": list(verdict.reasons),
+          "task": result.task.to_dict(), "task_scores": {k: v.to_dict() for k, v in result.task_scores.items()},
+          "gate_cause": verdict.cause}
     if not verdict.passed:
         return StageResult("parity", "blocked", "parity gate failed: " + "; ".join(verdict.reasons), ev)
+    if result.task_name != "classification":
+        shown = ", ".join(f"{k.replace('_vs_float', '').replace('_', '-')} {v.shown()}"
+                          for k, v in result.task_scores.items() if k.endswith("_vs_float"))
+        metric = next(iter(result.task_scores.values())).metric
+        return StageResult("parity", "passed", f"{result.task.line()}; {metric} with float: {shown} on "
+                                               f"{result.images} inputs", ev)
     agree = result.agreement
     acc = (f", accuracy float {result.accuracy['float']:.4f} → fake-quant {result.accuracy['fake_quant']:.4f}, "
            f"integer {result.accuracy['integer']:.4f}" if result.accuracy else " (no class labels: agreement only)")

@@ -90,6 +90,12 @@ def _scaling() -> dict[str, str]:
     return {"docs/scaling.md": build()}
 
 
+def _verify_tasks() -> dict[str, str]:
+    from npuready.verify.tasks.docs_page import DOC_PATH, render
+
+    return {DOC_PATH: render()}
+
+
 GENERATORS: dict[str, Callable[[], dict[str, str]]] = {
     "rules": _rules,
     "support": _support,
@@ -104,6 +110,7 @@ GENERATORS: dict[str, Callable[[], dict[str, str]]] = {
     "bitexact-realworld": _bitexact_realworld,
     "inputs": _inputs,
     "scaling": _scaling,
+    "verify-tasks": _verify_tasks,
 }
 
 

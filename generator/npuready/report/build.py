@@ -45,13 +45,14 @@ def _ladder(src: ModelSource, request: ReportRequest) -> dict[str, Any]:
     try:
         with _quiet_root_logger():  # onnxruntime's quantizer logs "consider pre-processing" on the root logger
             qdq = quantize_model(src.graph.model, [x[i:i + 1] for i in range(len(x))], "minmax")
-        result = run_ladder(src.graph.model, qdq, x, labels, model_name=src.label)
+        result = run_ladder(src.graph.model, qdq, x, labels, model_name=src.label, task=request.task)
     except InputError as exc:  # e.g. an op without an integer kernel yet: say so, keep the rest of the report
         return {**out, "status": "not run", "reason": str(exc)}
     limits = GateLimits()
     verdict = gate(result, limits)
     return {**out, "status": "ran", "ladder": result.to_dict(),
-            "gate": {"passed": verdict.passed, "reasons": list(verdict.reasons)}}
+            "gate": {"passed": verdict.passed, "reasons": list(verdict.reasons), "cause": verdict.cause,
+                     "task": result.task_name}}
 
 
 @contextmanager

@@ -26,6 +26,7 @@ class ReportRequest:
     preset: str | None = None
     stages: tuple[str, ...] = ("lint", "partition", "cost", "quantize")
     images: int = 32
+    task: str | None = None  # the parity gate's task metric (verify.tasks); None: inferred from the output shapes
 
     def __post_init__(self) -> None:
         unknown = [s for s in self.stages if s not in STAGES]
@@ -37,6 +38,10 @@ class ReportRequest:
             raise InputError(f"report: edges policy '{self.edges}': unknown; use auto, npu or cpu")
         if self.images < 1:
             raise InputError(f"report: images {self.images} must be at least 1")
+        if self.task is not None:
+            from npuready.verify.tasks.registry import get
+
+            get(self.task)
 
     @property
     def recipe(self) -> str | None:
@@ -49,7 +54,7 @@ class ReportRequest:
 
 def request_from_params(params: dict, label: str = "spec") -> ReportRequest:
     """A request from an experiment spec's [params]: model, targets, input_shapes (table name -> dims),
-    calibration, preset, stages, images."""
+    calibration, preset, stages, images, task."""
     model = params.get("model")
     if not isinstance(model, str) or not model:
         raise InputError(f"{label}: [params] model must name an ONNX file (repository-relative) or library:NAME")
@@ -60,4 +65,5 @@ def request_from_params(params: dict, label: str = "spec") -> ReportRequest:
                          input_shapes=tuple((k, tuple(int(d) for d in v)) for k, v in pins.items()),
                          batch=params.get("batch"), edges=params.get("edges", "auto"),
                          calibration=params.get("calibration"), preset=params.get("preset"),
-                         stages=tuple(params.get("stages", STAGES)), images=int(params.get("images", 32)))
+                         stages=tuple(params.get("stages", STAGES)), images=int(params.get("images", 32)),
+                         task=params.get("task"))

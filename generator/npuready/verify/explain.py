@@ -27,11 +27,28 @@ KIND_CAUSE = {
 }
 
 
+def _low(result) -> dict[str, str]:
+    """Pairs whose agreement is gross: top-1 below ``GROSS_AGREEMENT`` for a classifier, otherwise the task
+    metric below its ``gross_below`` (pair -> value as shown)."""
+    if getattr(result, "task_name", "classification") == "classification":
+        return {k: f"{v:.1%}" for k, v in sorted(result.agreement.items()) if v < GROSS_AGREEMENT}
+    from npuready.verify.tasks.registry import get
+
+    floor = get(result.task_name).gross_below
+    return {k: v.shown() for k, v in sorted(result.task_scores.items()) if v.value < floor}
+
+
+def _metric(task: str) -> str:
+    from npuready.verify.tasks.registry import get
+
+    return get(task).metric
+
+
 def gross(result) -> bool:
     """A disagreement no rounding order explains: a rung did not run, a tensor departs grossly from float,
-    or two rungs agree on fewer than ``GROSS_AGREEMENT`` of top-1 predictions."""
-    return bool(result.refused or result.first_gross is not None
-                or any(v < GROSS_AGREEMENT for v in result.agreement.values()))
+    or two rungs agree on fewer than ``GROSS_AGREEMENT`` of top-1 predictions (another task: its metric
+    falls below the metric's ``gross_below``)."""
+    return bool(result.refused or result.first_gross is not None or _low(result))
 
 
 def explain(result) -> list[str]:
@@ -40,12 +57,15 @@ def explain(result) -> list[str]:
     lines: list[str] = [f"The {RUNGS[rung]} rung did not run: {why}." for rung, why in result.refused.items()]
     is_gross = gross(result)
     g = result.first_gross
-    low = {k: v for k, v in sorted(result.agreement.items()) if v < GROSS_AGREEMENT}
+    low = _low(result)
+    classifier = getattr(result, "task_name", "classification") == "classification"
+    measure = "top-1 agreement" if classifier else f"{result.task_name} {_metric(result.task_name)}"
     if g is not None or low:
         lines.append("This is a gross disagreement, not a difference in rounding order: "
                      + (describe(g) if g is not None else
-                        "top-1 agreement " + ", ".join(f"{k} {v:.1%}" for k, v in low.items())) + ".")
+                        measure + " " + ", ".join(f"{k} {v}" for k, v in low.items())) + ".")
     agree = result.agreement.get("integer_vs_fake_quant", 1.0)
+    task_agree = result.task_scores.get("integer_vs_fake_quant")
     changed = [t for t in result.tensors if t.mismatch_propagated > 0]
     local = [t for t in result.tensors if (t.mismatch_local or 0) > 0]
     if not result.tensors:
@@ -55,9 +75,11 @@ def explain(result) -> list[str]:
                      "bit-identical on these inputs.")
         return lines
     worst = max(changed, key=lambda t: t.mismatch_propagated)
+    same = (f"top-1 predictions agree on {agree:.1%} of images" if classifier or task_agree is None else
+            f"the {result.task_name} metric ({task_agree.metric}) of integer vs fake-quant is {task_agree.shown()}")
     lines.append(f"{len(changed)} of {len(result.tensors)} int8 tensors differ somewhere between the integer engine "
                  f"and fake-quant (worst: {worst.tensor}, {worst.mismatch_propagated:.1%} of codes, "
-                 f"up to {worst.max_abs_propagated} LSB), while top-1 predictions agree on {agree:.1%} of images.")
+                 f"up to {worst.max_abs_propagated} LSB), while {same}.")
     if local:
         kinds = sorted({t.kind for t in local})
         lines.append("Where each op is fed identical inputs, differences still appear at "
@@ -78,7 +100,8 @@ def explain(result) -> list[str]:
     else:
         lines.append(f"Disagreements of {size} like these are numerical semantics, not errors: both paths "
                      "implement the same quantised model but accumulate and round in a different order, and "
-                     "classification survives them when the logit margin exceeds a few LSB.")
+                     + ("classification survives them when the logit margin exceeds a few LSB." if classifier else
+                        f"the {result.task_name} result survives them while its metric stays above its limit."))
     if result.first_divergence:
         lines.append(f"The first op whose output moves by more than 1 LSB is {result.first_divergence}; "
                      "inspect it first if accuracy drops.")

@@ -2,8 +2,9 @@
 artefact depends on falls below its limits.
 
 The rungs: fake-quant is the QDQ file as stored (onnxruntime), integer is what the NPU build computes (the
-integer engine). Each must reach ``min_agreement`` top-1 agreement with float and, with labels, lose at most
-``max_accuracy_drop`` accuracy; a rung that could not run at all (a stored scale the integer export refuses,
+integer engine). Each must reach, for a classifier, ``min_agreement`` top-1 agreement with float and, with
+labels, lose at most ``max_accuracy_drop`` accuracy; for another task (``verify.tasks``: dense, sequence,
+detection, regression) its task metric must reach ``task_limit`` (None: the metric's own tolerance); a rung that could not run at all (a stored scale the integer export refuses,
 a QDQ file onnxruntime cannot run) fails the gate with its reason. When the gate fails, the first tensor where
 the QDQ model departs grossly from float is named (``verify.drift``).
 """
@@ -22,6 +23,7 @@ RUNGS = {"fake_quant": "fake-quant (the QDQ file as stored)", "integer": "intege
 class GateLimits:
     min_agreement: float = 0.99   # top-1 agreement of each quantised rung with float
     max_accuracy_drop: float = 0.01  # float accuracy - rung accuracy (absolute), per quantised rung
+    task_limit: float | None = None  # other tasks: the metric's limit (None: the metric's stated tolerance)
 
 
 @dataclass(frozen=True)
@@ -39,9 +41,16 @@ def gate(result, limits: GateLimits, litert: dict | None = None, require_bitexac
     """Verdict on a ladder result; ``litert`` (an oracle summary) explains the cause of a failure and, with
     ``require_bitexact``, adds a bit-exactness requirement."""
     reasons = [f"{RUNGS[rung]} rung did not run: {why}" for rung, why in result.refused.items()]
+    classifier = result.task_name == "classification"
     for rung, label in RUNGS.items():
         agree = result.agreement.get(f"{rung}_vs_float")
-        if agree is not None and agree < limits.min_agreement:
+        score = result.task_scores.get(f"{rung}_vs_float")
+        if not classifier:
+            score = score if score is None or limits.task_limit is None else score.at(limits.task_limit)
+            if score is not None and not score.passed:
+                reasons.append(f"{result.task_name} {score.metric} {rung.replace('_', '-')} vs float {score.shown()} "
+                               f"< limit {score.limit:g}")
+        elif agree is not None and agree < limits.min_agreement:
             reasons.append(f"top-1 agreement {rung.replace('_', '-')} vs float {agree:.4f} < limit "
                            f"{limits.min_agreement:.4f}")
         if result.accuracy and rung in result.accuracy:
@@ -56,7 +65,20 @@ def gate(result, limits: GateLimits, litert: dict | None = None, require_bitexac
     if reasons and gross is not None:
         reasons.append(describe(gross))
     why = None
-    if reasons and "integer" not in result.refused:
+    if reasons and not classifier:
+        from npuready.verify.task_cause import cause as task_cause
+
+        why = task_cause(_judged(result, limits), None if litert is None else litert["tensors_mismatched"])
+    elif reasons and "integer" not in result.refused:
         why = failure_cause(result.margins, result.agreement.get("integer_vs_fake_quant"),
                             None if litert is None else litert["tensors_mismatched"])
     return GateVerdict(not reasons, tuple(reasons), why)
+
+
+def _judged(result, limits: GateLimits):
+    """``result`` with its task scores judged at the gate's task limit."""
+    if limits.task_limit is None:
+        return result
+    from dataclasses import replace
+
+    return replace(result, task_scores={k: v.at(limits.task_limit) for k, v in result.task_scores.items()})

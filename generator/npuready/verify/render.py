@@ -8,7 +8,7 @@ from npuready.terminal import block
 def to_json(result, verdict, limits, litert: dict | None = None) -> str:
     doc = {"result": result.to_dict(), "gate": {"passed": verdict.passed, "reasons": list(verdict.reasons),
                                                 "cause": verdict.cause, "limits": limits.__dict__,
-                                                "exit_code": verdict.exit_code},
+                                                "task": result.task_name, "exit_code": verdict.exit_code},
            "evidence": "measured"}
     if litert is not None:
         doc["litert_reference"] = litert
@@ -29,13 +29,38 @@ def _litert_lines(litert: dict) -> list[str]:
     return lines
 
 
+def _detail(v) -> str:
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    if isinstance(v, dict):
+        return ",".join(f"{k}:{_detail(x)}" for k, x in v.items())
+    return str(v)
+
+
+def _task_lines(result, limits) -> list[str]:
+    """The task metric per rung pair (a classifier's is the agreement line itself)."""
+    if result.task is None:
+        return []
+    lines = [result.task.line()]
+    if result.task_name == "classification":
+        return lines
+    for pair, score in result.task_scores.items():
+        score = score if limits.task_limit is None else score.at(limits.task_limit)
+        extra = "  ".join(f"{k}={_detail(v)}" for k, v in score.details.items() if v is not None)
+        lines.append(f"{result.task_name:<10} {pair}: {score.metric} {score.shown()} "
+                     f"({'pass' if score.passed else 'FAIL'}, limit {score.limit:g})  {extra}")
+    return lines
+
+
 def to_text(result, verdict, limits, litert: dict | None = None, width: int | None = None) -> str:
     """The ladder for people: wrapped to ``width`` columns (default: the terminal's, 80 when not a terminal)."""
     out = [f"parity ladder: {result.model} on {result.images} images (integer engine: {result.engine}, "
            f"rounding profile: {result.rounding_profile})"]
+    out.extend(_task_lines(result, limits))
     if result.accuracy:
         out.append("accuracy   " + "  ".join(f"{k}={v:.4f}" for k, v in result.accuracy.items()))
-    out.append("agreement  " + "  ".join(f"{k}={v:.4f}" for k, v in result.agreement.items()))
+    raw = "" if result.task_name == "classification" else " (argmax of the raw first output; not gated for this task)"
+    out.append("agreement  " + "  ".join(f"{k}={v:.4f}" for k, v in result.agreement.items()) + raw)
     out.append("")
     out.append(f"{'op':<28} {'kind':<11} {'round':<6} {'propagated':>10} {'local':>8} {'max LSB':>7}")
     for t in result.tensors:
@@ -55,7 +80,13 @@ def to_text(result, verdict, limits, litert: dict | None = None, width: int | No
         out.append("")
         out.extend(_litert_lines(litert))
     out.append("")
-    if verdict.passed:
+    if verdict.passed and result.task_name != "classification":
+        from npuready.verify.tasks.registry import get
+
+        metric = get(result.task_name)
+        limit = metric.tolerance if limits.task_limit is None else limits.task_limit
+        out.append(f"GATE PASS ({result.task_name} {metric.metric} >= {limit:g} per quantised rung)")
+    elif verdict.passed:
         out.append(f"GATE PASS (agreement >= {limits.min_agreement}, accuracy drop <= {limits.max_accuracy_drop})")
     else:
         out.extend(f"GATE FAIL: {r}" for r in verdict.reasons)
