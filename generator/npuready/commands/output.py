@@ -1,4 +1,6 @@
-"""Where a verb's report goes: ``--output FILE`` (atomically) or stdout. An unwritable path is bad input.
+"""Where a verb's report goes: ``--output FILE`` (atomically) or stdout (no option, or ``-o -``). An
+unwritable path, or one that exists and is not a regular file (a device, FIFO, socket or folder), is bad
+input; a symlink is written through to the file it ends at (``npuready.atomic``).
 
 ``check_result`` is the ending every ``--check`` verb shares (docs, run, site); ``progress`` the bar long
 loops show on a terminal.
@@ -12,7 +14,7 @@ from npuready.errors import InputError
 
 
 def emit(text: str, output: str | None) -> None:
-    if not output:
+    if not output or output == "-":
         sys.stdout.write(text)
         return
     try:
