@@ -81,3 +81,84 @@ def test_a_symlinked_output_is_written_through(tmp_path, capsys):
     rc, out, err = _run(["lint", MODEL, "--isolated", "-o", link, "--format", "json"], capsys)
     assert rc in (0, 1) and err == "" and out == ""
     assert link.is_symlink() and real.read_text().startswith("{")
+
+
+# ----- 2. configuration is input, not trust ---------------------------------------------------------
+def _lint_in(folder: Path, capsys, *extra):
+    model = folder / "m.onnx"
+    if not model.exists():
+        model.write_bytes(MODEL.read_bytes())
+    return _run(["lint", model, *extra], capsys)
+
+
+@pytest.fixture()
+def repo(tmp_path):
+    """A checkout (a .git folder) holding the configuration; decoys outside it."""
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (tmp_path / "outside.json").write_text('{"format": "npuready-lint-baseline/1", "findings": []}')
+    return root
+
+
+@pytest.mark.parametrize("value, words", [
+    ("/etc/shadow", "expected a path relative to npuready.toml's folder"),
+    ("/dev/zero", "expected a path relative to npuready.toml's folder"),
+    ("../outside.json", "resolves outside"),
+    ("ci/../../outside.json", "resolves outside"),
+])
+def test_config_baseline_outside_the_repository_is_refused(value, words, repo, capsys):
+    (repo / "npuready.toml").write_text(f'[lint]\nbaseline = "{value}"\n')
+    rc, _, err = _lint_in(repo, capsys)
+    _one_line_exit_2(rc, err, "npuready.toml: [lint.baseline]", words)
+
+
+def test_config_baseline_symlinked_out_of_the_repository_is_refused(repo, capsys):
+    (repo / "base.json").symlink_to(repo.parent / "outside.json")
+    (repo / "npuready.toml").write_text('[lint]\nbaseline = "base.json"\n')
+    _one_line_exit_2(*_lint_in(repo, capsys)[::2], "resolves outside")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "folder", "huge"])
+def test_config_baseline_must_be_a_regular_file_within_budget(kind, repo, capsys):
+    from npuready.inputs import budget
+
+    base = repo / "base.json"
+    if kind == "fifo":
+        os.mkfifo(base)
+    elif kind == "device":
+        _device(base)
+    elif kind == "folder":
+        base.mkdir()
+    else:
+        with open(base, "wb") as f:  # sparse: no disk used
+            f.truncate(budget.MAX_BASELINE_BYTES + 1)
+    (repo / "npuready.toml").write_text('[lint]\nbaseline = "base.json"\n')
+    words = "above the" if kind == "huge" else "expected a regular JSON file"
+    _one_line_exit_2(*_lint_in(repo, capsys)[::2], "base.json", words)
+
+
+def test_config_baseline_inside_the_repository_works(repo, capsys):
+    (repo / "ci").mkdir()
+    (repo / "ci" / "base.json").write_text('{"format": "npuready-lint-baseline/1", "findings": []}')
+    (repo / "sub").mkdir()
+    (repo / "sub" / "npuready.toml").write_text('[lint]\nbaseline = "../ci/base.json"\n')
+    rc, _, err = _lint_in(repo / "sub", capsys)
+    assert rc in (0, 1) and err == ""
+
+
+@pytest.mark.parametrize("name, data, words", [
+    ("npuready.toml", b"[lint]\nfail-on = \"warn\xff\"\n", "not UTF-8 text (byte 0xff"),
+    ("pyproject.toml", b"[project]\nname = \"\xe9\"\n", "not UTF-8 text (byte 0xe9"),
+    ("pyproject.toml", b"tool = 5\n", "[tool]: expected a table, got int 5"),
+    ("npuready.toml", b"x = " + b"[" * 20000 + b"]" * 20000 + b"\n", "nested more than 64 levels deep"),
+    ("pyproject.toml", b"x = " + b"[" * 50000 + b"]" * 50000 + b"\n", "nested more than 64 levels deep"),
+])
+def test_hostile_configuration_files_exit_2_with_one_line(name, data, words, tmp_path, capsys):
+    (tmp_path / name).write_bytes(data)
+    _one_line_exit_2(*_lint_in(tmp_path, capsys)[::2], name, words)
+
+
+def test_deeply_nested_baseline_json_exits_2(tmp_path, capsys):
+    base = tmp_path / "base.json"
+    base.write_text("[" * 20000 + "]" * 20000)
+    _one_line_exit_2(*_lint_in(tmp_path, capsys, "--isolated", "--baseline", base)[::2], "nested more than 64")
