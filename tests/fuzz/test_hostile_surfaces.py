@@ -162,3 +162,10 @@ def test_deeply_nested_baseline_json_exits_2(tmp_path, capsys):
     base = tmp_path / "base.json"
     base.write_text("[" * 20000 + "]" * 20000)
     _one_line_exit_2(*_lint_in(tmp_path, capsys, "--isolated", "--baseline", base)[::2], "nested more than 64")
+
+
+# ----- 3. robust readers ------------------------------------------------------------------------------
+@pytest.mark.parametrize("value", ["nan", "inf", "-1", "0"])
+def test_connect_timeout_must_be_finite_and_positive(value, capsys):
+    rc, _, err = _run(["run", "probes", "--scheduler", "tcp://127.0.0.1:1", "--connect-timeout", value], capsys)
+    _one_line_exit_2(rc, err, f"--connect-timeout {float(value)}: must be a finite number of seconds above 0")

@@ -79,8 +79,8 @@ def run(args: argparse.Namespace) -> int:
     for exp_id in ids:
         spec_for(exp_id)  # fail fast on unknown ids before running anything
     workers = 0 if args.serial else args.workers
-    if args.connect_timeout <= 0:
-        raise InputError(f"--connect-timeout {args.connect_timeout}: must be more than 0 seconds")
+    if not 0 < args.connect_timeout < float("inf"):  # also refuses nan
+        raise InputError(f"--connect-timeout {args.connect_timeout}: must be a finite number of seconds above 0")
     options = SweepOptions(workers=workers, scheduler=args.scheduler, resume=args.resume,
                            show_progress=True, connect_timeout_s=args.connect_timeout)
     status = 0

@@ -22,6 +22,7 @@ from google.protobuf.message import DecodeError
 from npuready.errors import InputError
 from npuready.graph.pins import ShapePins, apply_pins
 from npuready.graph.resolve import resolve
+from npuready.graph.sparse import densify
 from npuready.graph.view import Graph
 
 MAX_ELEMENTS = 1 << 31  # per tensor; 2^31 float32 elements = 8 GiB
@@ -38,6 +39,7 @@ def load(source: "str | os.PathLike | onnx.ModelProto | Graph", *, infer_shapes:
     if isinstance(source, onnx.ModelProto):
         label = "<in-memory model>"
         _check_structure(source, label)
+        source = densify(_copy(source), label) if _has_sparse(source) else source
         _check_runnable(source, label)
         _check_declared_sizes(source, label)
         _check_external_refs_in_memory(source, label)
@@ -75,11 +77,24 @@ def read_model(path: Path) -> onnx.ModelProto:
     except (DecodeError, ValueError, RuntimeError) as exc:
         raise InputError(f"{label}: not an ONNX model (protobuf parse failed: {_short(exc)}); the file is truncated, corrupt or another format") from None
     _check_structure(model, label)
+    densify(model, label)
     _check_runnable(model, label)
     _check_declared_sizes(model, label)
     _load_external(model, path, label)  # before the checker, which would otherwise read external files itself
     _run_checker(model, label)
     return model
+
+
+def _has_sparse(model: onnx.ModelProto) -> bool:
+    return bool(model.graph.sparse_initializer) or any(
+        (a.HasField("g") and a.g.sparse_initializer) or any(s.sparse_initializer for s in a.graphs)
+        for n in model.graph.node for a in n.attribute)
+
+
+def _copy(model: onnx.ModelProto) -> onnx.ModelProto:
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    return out
 
 
 def _short(exc: BaseException) -> str:
@@ -111,8 +126,8 @@ def _check_runnable(model: onnx.ModelProto, label: str) -> None:
             raise InputError(f"{label}: opset {imp.version} of the default domain is outside {MIN_OPSET}..{newest}, "
                              "the range onnx and onnxruntime support; re-export with a supported opset (e.g. 17)")
     g = model.graph
-    known = {i.name for i in g.input} | {t.name for t in g.initializer} | {t.name for t in g.sparse_initializer}
-    constants = {t.name for t in g.initializer} | {t.name for t in g.sparse_initializer}
+    known = {i.name for i in g.input} | {t.name for t in g.initializer} | {t.values.name for t in g.sparse_initializer}
+    constants = {t.name for t in g.initializer} | {t.values.name for t in g.sparse_initializer}
     if g.node and not [i for i in g.input if i.name not in constants]:
         raise InputError(f"{label}: the graph has no inputs (every value is a constant); export it with its image "
                          "input as a graph input")
