@@ -169,3 +169,49 @@ def test_deeply_nested_baseline_json_exits_2(tmp_path, capsys):
 def test_connect_timeout_must_be_finite_and_positive(value, capsys):
     rc, _, err = _run(["run", "probes", "--scheduler", "tcp://127.0.0.1:1", "--connect-timeout", value], capsys)
     _one_line_exit_2(rc, err, f"--connect-timeout {float(value)}: must be a finite number of seconds above 0")
+
+
+# ----- 4. sizes and types checked before reading or hashing ------------------------------------------
+def _never_read_whole(monkeypatch, path: Path):
+    real = Path.read_bytes
+
+    def read_bytes(self):
+        assert self.resolve() != path.resolve(), f"read {self} whole"
+        return real(self)
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+
+
+def test_report_refuses_a_sparse_10_gib_model_without_reading_it(tmp_path, capsys, monkeypatch):
+    big = tmp_path / "big.onnx"
+    with open(big, "wb") as f:
+        f.truncate(10 << 30)
+    _never_read_whole(monkeypatch, big)
+    rc, _, err = _run(["report", big, "--out", tmp_path / "r", "--stages", "lint"], capsys)
+    _one_line_exit_2(rc, err, "big.onnx: file is 10737418240 bytes, above the")
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("verb", ["lint", "cost", "partition"])
+def test_a_huge_target_toml_is_refused_from_its_size(verb, tmp_path, capsys, monkeypatch):
+    from npuready.inputs import budget
+
+    target = tmp_path / "huge.toml"
+    with open(target, "wb") as f:
+        f.truncate(budget.MAX_CONFIG_BYTES + 1)
+    _never_read_whole(monkeypatch, target)
+    rc, _, err = _run([verb, MODEL, "--target", target], capsys)
+    _one_line_exit_2(rc, err, "huge.toml: 1,048,577 bytes, above the 1,048,576-byte budget for a TOML file")
+
+
+def test_a_deeply_nested_target_toml_is_one_line(tmp_path, capsys):
+    target = tmp_path / "deep.toml"
+    target.write_text("x = " + "[" * 20000 + "]" * 20000 + "\n")
+    _one_line_exit_2(*_run(["lint", MODEL, "--target", target], capsys)[::2], "nested more than 64 levels deep")
+
+
+def test_report_escapes_control_characters_from_the_file_name(tmp_path, capsys):
+    evil = tmp_path / "m\x1b[2Jred\x07.onnx"
+    evil.write_bytes(MODEL.read_bytes())
+    rc, out, err = _run(["report", evil, "--out", tmp_path / "r", "--stages", "lint"], capsys)
+    assert rc in (0, 1), err
+    assert "\x1b" not in out + err and "\x07" not in out + err and "m\\x1b[2Jred\\x07.onnx" in out
