@@ -215,3 +215,89 @@ def test_report_escapes_control_characters_from_the_file_name(tmp_path, capsys):
     rc, out, err = _run(["report", evil, "--out", tmp_path / "r", "--stages", "lint"], capsys)
     assert rc in (0, 1), err
     assert "\x1b" not in out + err and "\x07" not in out + err and "m\\x1b[2Jred\\x07.onnx" in out
+
+
+# ----- 5. npuready run takes ids; spec paths and [params] checked before anything runs ------------------
+SPEC = 'id = "{id}"\nkind = "model-report"\ntitle = "t"\nsummary = "s"\nview = "records"\n\n[params]\n{params}\n'
+
+
+@pytest.fixture()
+def spec_repo(tmp_path, monkeypatch):
+    """A repository (NPUREADY_REPO) with experiments/<id>/spec.toml files and one model; decoys outside."""
+    root = tmp_path / "repo"
+    (root / "experiments").mkdir(parents=True)
+    (root / "models").mkdir()
+    (root / "models" / "m.onnx").write_bytes(MODEL.read_bytes())
+    (tmp_path / "outside.onnx").write_bytes(MODEL.read_bytes())
+    monkeypatch.setenv("NPUREADY_REPO", str(root))
+
+    def declare(exp_id: str, params: str) -> Path:
+        folder = root / "experiments" / exp_id
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "spec.toml").write_text(SPEC.format(id=exp_id, params=params))
+        return folder
+    return root, declare
+
+
+@pytest.mark.parametrize("given", ["/abs/path/spec", "../../x", "experiments/e", "E", "e/..", ""])
+def test_run_refuses_paths_and_non_ids(given, spec_repo, capsys):
+    rc, _, err = _run(["run", given, "--serial"], capsys)
+    _one_line_exit_2(rc, err, "not an experiment id", "npuready run --list")
+
+
+def test_run_with_an_absolute_spec_folder_writes_nothing_outside(spec_repo, capsys):
+    root, declare = spec_repo
+    folder = declare("e", 'model = "models/m.onnx"\nstages = ["lint"]\ntargets = ["edge-10"]')
+    rc, _, err = _run(["run", folder, "--serial"], capsys)
+    _one_line_exit_2(rc, err, "not an experiment id")
+    assert not (folder / "result.json").exists()
+
+
+@pytest.mark.parametrize("params, words", [
+    ('model = "/dev/zero"', "[params] model: '/dev/zero' is absolute"),
+    ('model = "../outside.onnx"', "climbs out with '..'"),
+    ('model = "fifo.onnx"', "is a FIFO, expected a regular file"),
+    ('model = "link.onnx"', "outside"),
+    ('model = "models"', "is a folder, expected a regular file"),
+    ('model = "models/m.onnx"\nimages = "x"', "[params] images: expected an integer, got 'x'"),
+    ('model = "models/m.onnx"\ninput_shapes = {x = "abc"}', "[params] input_shapes.x: expected a list, got 'abc'"),
+    ('model = "models/m.onnx"\nbatch = "x"', "[params] batch: expected an integer, got 'x'"),
+    ('model = "models/m.onnx"\nstages = ["lint", "dance"]', "[params] stages[1]: expected one of"),
+    ('model = "models/m.onnx"\ncolour = 1', "unknown field 'colour'"),
+])
+def test_bad_spec_params_are_refused_before_anything_runs(params, words, spec_repo, capsys):
+    root, declare = spec_repo
+    os.mkfifo(root / "fifo.onnx")
+    (root / "link.onnx").symlink_to(root.parent / "outside.onnx")
+    folder = declare("bad", params)
+    good = declare("good", 'model = "models/m.onnx"\nstages = ["lint"]\ntargets = ["edge-10"]')
+    rc, _, err = _run(["run", "good", "bad", "--serial"], capsys)  # good is first: it must not have run
+    _one_line_exit_2(rc, err, "spec.toml: [params]" if "params]" in words else "spec.toml", words)
+    assert not (good / "result.json").exists() and not (folder / "result.json").exists()
+
+
+def test_a_spec_whose_id_is_invalid_is_refused_before_it_runs(spec_repo, capsys):
+    root, declare = spec_repo
+    folder = declare("ok", 'model = "models/m.onnx"')
+    (folder / "spec.toml").write_text(SPEC.format(id="Bad_Id", params='model = "models/m.onnx"'))
+    _one_line_exit_2(*_run(["run", "ok", "--serial"], capsys)[::2], "id 'Bad_Id' is not an experiment id")
+
+
+def test_a_file_based_model_report_result_holds_no_machine_path(spec_repo, capsys):
+    root, declare = spec_repo
+    folder = declare("mr", 'model = "models/m.onnx"\nstages = ["lint", "partition", "cost"]\ntargets = ["edge-10"]')
+    rc, out, err = _run(["run", "mr", "--serial"], capsys)
+    assert rc == 0, err
+    text = (folder / "result.json").read_text()
+    assert str(root) not in text and str(root.parent) not in text and '"models/m.onnx"' in text
+
+
+def test_no_committed_result_names_an_absolute_machine_path():
+    import re
+
+    from npuready.paths import experiments_dir
+
+    pattern = re.compile(r'"(/(?:home|root|work|tmp|Users|usr|var|opt|mnt)/|[A-Za-z]:\\\\)')
+    found = {p.parent.name: m.group(0) for p in sorted(experiments_dir().glob("*/result.json"))
+             if (m := pattern.search(p.read_text(encoding="utf-8")))}
+    assert found == {}
