@@ -21,6 +21,7 @@ from google.protobuf.message import DecodeError
 
 from npuready.errors import InputError
 from npuready.graph.pins import ShapePins, apply_pins
+from npuready.graph.constant_budget import ConstantBudgetExceeded
 from npuready.graph.resolve import resolve
 from npuready.graph.sparse import densify
 from npuready.graph.view import Graph
@@ -289,7 +290,9 @@ def _infer(model: onnx.ModelProto, path: Path | None, infer_shapes: bool) -> Gra
     inferred = model
     if infer_shapes:
         try:
-            inferred = resolve(model)
+            inferred = resolve(model, str(path) if path is not None else "<in-memory model>")
+        except ConstantBudgetExceeded:
+            raise
         except Exception as exc:  # a model we cannot fully infer is still linted
             error = _short(exc)
             inferred = model
@@ -303,7 +306,7 @@ def _infer(model: onnx.ModelProto, path: Path | None, infer_shapes: bool) -> Gra
 
 def _absurd_tensor(graph: Graph):
     """The first value (here or in a subgraph) whose static dims multiply past MAX_ELEMENTS."""
-    for info in graph.tensors.values():
+    for info in graph.own_tensors.values():  # a subgraph's parents were checked at their own level
         if info.shape:
             dims = [d for d in info.shape if isinstance(d, int)]
             if dims and math.prod(dims) > MAX_ELEMENTS:
