@@ -301,3 +301,47 @@ def test_no_committed_result_names_an_absolute_machine_path():
     found = {p.parent.name: m.group(0) for p in sorted(experiments_dir().glob("*/result.json"))
              if (m := pattern.search(p.read_text(encoding="utf-8")))}
     assert found == {}
+
+
+@pytest.mark.parametrize("kind, words", [("deep", "nested more than 64 levels deep"), ("fifo", "is a FIFO"),
+                                         ("list", "top level must be an object")])
+def test_run_compare_reads_a_hostile_reproduction_in_one_line(kind, words, tmp_path, capsys):
+    target = tmp_path / "probes" / "result.json"
+    target.parent.mkdir()
+    if kind == "fifo":
+        os.mkfifo(target)
+    else:
+        target.write_text("[" * 20000 + "]" * 20000 if kind == "deep" else "[1]")
+    _one_line_exit_2(*_run(["run", "probes", "--compare", tmp_path], capsys)[::2], words)
+
+
+# ----- 6. shape bombs ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("verb", ["lint", "cost", "partition", "intake", "report"])
+def test_a_290_byte_shape_bomb_is_refused_on_every_verb(verb, tmp_path, capsys):
+    from test_constant_budget import _bomb
+
+    path = _bomb(tmp_path / "bomb.onnx", 1 << 30)
+    extra = ["--out", tmp_path / "r"] if verb == "report" else []
+    rc, _, err = _run([verb, path, *extra], capsys)
+    _one_line_exit_2(rc, err, "node 'fill' (ConstantOfShape)", "1,073,741,824 elements", "--max-constant-bytes")
+    assert not (tmp_path / "r").exists()
+
+
+# ----- 7. registry names --------------------------------------------------------------------------------
+@pytest.mark.parametrize("name, words", [("CON", "CON is a Windows device name"), ("LPT1", "LPT1 is a Windows"),
+                                         ("nul", "NUL is a Windows"), ("a.", "ends with a dot"),
+                                         ("index.json.", "ends with a dot")])
+def test_deploy_refuses_registry_names_that_alias_on_windows(name, words, tmp_path, capsys):
+    calib = tmp_path / "calib"
+    calib.mkdir()
+    rc, _, err = _run(["deploy", MODEL, "--calib", calib, "--registry", tmp_path / "reg", "--name", name], capsys)
+    _one_line_exit_2(rc, err, words)
+    assert not (tmp_path / "reg" / "index.json").exists()
+
+
+def test_peak_memory_of_this_suite_stays_bounded():
+    """Runs last in this module: no case made the process allocate what its file claimed (2^30-element
+    bombs, 10 GiB sparse files)."""
+    import resource
+
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 < 3072
