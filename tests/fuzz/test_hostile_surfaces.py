@@ -345,3 +345,12 @@ def test_peak_memory_of_this_suite_stays_bounded():
     import resource
 
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 < 3072
+
+
+@pytest.mark.parametrize("kind", ["device", "file", "fifo"])
+def test_report_out_that_is_not_a_folder_is_refused_before_the_work(kind, tmp_path, capsys):
+    out = tmp_path / "out"
+    _device(out) if kind == "device" else out.write_text("x") if kind == "file" else os.mkfifo(out)
+    rc, _, err = _run(["report", MODEL, "--out", out, "--stages", "lint"], capsys)
+    what = {"device": "a character device", "file": "a file", "fifo": "a FIFO"}[kind]
+    _one_line_exit_2(rc, err, f"--out {out}: is {what}, not a folder")

@@ -47,6 +47,15 @@ def run(args: argparse.Namespace) -> int:
     from npuready.report.request import DEFAULT_TARGETS
     from npuready.terminal import printable  # names from the model never drive the terminal
 
+    from pathlib import Path
+
+    from npuready.atomic import kind_of
+    from npuready.errors import InputError
+
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():  # checked before the work, not after it (a device, FIFO or file)
+        raise InputError(f"--out {args.out}: is {kind_of(out.stat().st_mode) if not out.is_file() else 'a file'}, "
+                         "not a folder; give a folder for result.json and report.html")
     request = ReportRequest(model=args.model, targets=tuple(args.targets or DEFAULT_TARGETS),
                             input_shapes=pins_from(args).shapes, batch=args.batch, edges=args.edges,
                             calibration=args.calib, preset=args.preset,
