@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from npuready.atomic import write_text
+from npuready.atomic import NotRegularFile, write_text
 from npuready.errors import InputError
 
 
@@ -19,6 +19,8 @@ def emit(text: str, output: str | None) -> None:
         return
     try:
         write_text(output, text)
+    except NotRegularFile as exc:
+        raise InputError(f"{output}: cannot write the report ({str(exc).removeprefix(f'{output}: ')})") from None
     except OSError as exc:
         raise InputError(f"{output}: cannot write the report ({exc.strerror or exc})") from None
 
