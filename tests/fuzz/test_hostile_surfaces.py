@@ -354,3 +354,16 @@ def test_report_out_that_is_not_a_folder_is_refused_before_the_work(kind, tmp_pa
     rc, _, err = _run(["report", MODEL, "--out", out, "--stages", "lint"], capsys)
     what = {"device": "a character device", "file": "a file", "fifo": "a FIFO"}[kind]
     _one_line_exit_2(rc, err, f"--out {out}: is {what}, not a folder")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "folder"])
+def test_a_runner_input_that_is_not_a_regular_file_is_refused_before_hashing(kind, tmp_path):
+    from npuready.errors import InputError
+    from npuready.experiments.context import RunContext
+
+    path = tmp_path / "in"
+    os.mkfifo(path) if kind == "fifo" else _device(path) if kind == "device" else path.mkdir()
+    ctx = RunContext(experiment_id="e", params={}, repo=tmp_path)
+    with pytest.raises(InputError, match="experiment 'e': input in: is a"):
+        ctx.input("in")
+    assert ctx.inputs == {}
