@@ -367,3 +367,15 @@ def test_a_runner_input_that_is_not_a_regular_file_is_refused_before_hashing(kin
     with pytest.raises(InputError, match="experiment 'e': input in: is a"):
         ctx.input("in")
     assert ctx.inputs == {}
+
+
+def test_an_output_path_that_is_the_process_stdout_writes_to_stdout(tmp_path):
+    """``-o /proc/self/fd/1`` (what /dev/stdout links to) with stdout a pipe: the report arrives on the pipe."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p.endswith("generator"))}
+    proc = subprocess.run([sys.executable, "-m", "npuready.cli", "lint", str(MODEL), "--isolated", "--format", "json",
+                           "-o", "/proc/self/fd/1"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    assert proc.returncode in (0, 1) and proc.stderr == "" and proc.stdout.startswith("{")
+    assert list(tmp_path.iterdir()) == []
