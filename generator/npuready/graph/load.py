@@ -7,7 +7,9 @@ declared shapes with absurd element counts. It never allocates from declared sha
 never reads outside the model's folder. Shape pins (``--input-shape``, ``--batch``; ``npuready.graph.pins``)
 fix the graph inputs' dims first; then shapes are resolved (``npuready.graph.resolve``: onnx inference,
 then onnxruntime's symbolic inference), non-strictly: when onnx's inference fails the un-inferred model is
-still returned (``Graph.inference_error`` says why).
+still returned (``Graph.inference_error`` says why) — except when a compile-time value is above the budget
+of ``npuready.graph.constant_budget``, which is bad input. Sparse initializers are read as dense ones
+(``npuready.graph.sparse``).
 """
 from __future__ import annotations
 
@@ -20,8 +22,8 @@ import onnx
 from google.protobuf.message import DecodeError
 
 from npuready.errors import InputError
-from npuready.graph.pins import ShapePins, apply_pins
 from npuready.graph.constant_budget import ConstantBudgetExceeded
+from npuready.graph.pins import ShapePins, apply_pins
 from npuready.graph.resolve import resolve
 from npuready.graph.sparse import densify
 from npuready.graph.view import Graph
