@@ -421,7 +421,7 @@
   filter.addEventListener("input", function () { limit = PAGE_ROWS; drawTable(); });
   more.addEventListener("click", function () { limit += PAGE_ROWS; drawTable(); });
   document.getElementById("layer-csv").addEventListener("click", function () {
-    function q(v) { v = String(v); return /[",\n]/.test(v) ? '"' + v.replace(/"/g, '""') + '"' : v; }
+    function q(v) { return window.npuready.csvCell(v); }  /* site.js: quoting, = + - @ tab CR defused */
     var lines = [COLUMNS.map(function (c) { return q(c[1]); }).join(",")];
     shownRows().forEach(function (r) { lines.push(COLUMNS.map(function (c) { return q(r.l[c[0]]); }).join(",")); });
     var url = URL.createObjectURL(new Blob([lines.join("\n") + "\n"], {type: "text/csv"}));

@@ -96,7 +96,7 @@
   }
 
   /* ---------- CSV of what is shown ---------- */
-  function csvField(s) { return /[",\n\r]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s; }
+  function csvField(s) { return window.npuready.csvCell(s); }  /* site.js: quoting and formula defusing */
 
   function csv(table) {
     var grid = headerGrid(table);

@@ -86,3 +86,26 @@ def test_unusable_folders_raise_input_error(tmp_path, setup, message):
 def test_missing_folder(tmp_path):
     with pytest.raises(InputError, match="not a folder"):
         read_folder(tmp_path / "nope", SHAPE)
+
+
+def test_an_npy_with_trailing_gigabytes_is_refused_before_it_is_hashed(tmp_path, monkeypatch):
+    """A 1×1×4×4 header in front of a sparse 10 GiB file: refused from its size, never read whole."""
+    from pathlib import Path
+
+    path = tmp_path / "big.npy"
+    _npy(path, 1.0)
+    with open(path, "r+b") as f:
+        f.truncate(10 << 30)
+    monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail(f"read {self} whole"))
+    with pytest.raises(InputError, match=r"big.npy: 10,737,418,240 bytes, but its header declares \[1, 1, 4, 4\] "
+                                         r"float32 \(192 bytes with the header\)"):
+        read_folder(tmp_path, SHAPE)
+
+
+def test_an_oversized_image_is_refused_before_it_is_hashed(tmp_path):
+    from npuready.inputs import budget
+
+    with open(tmp_path / "a.png", "wb") as f:
+        f.truncate(budget.MAX_ARRAY_BYTES + 1)
+    with pytest.raises(InputError, match="above the 1,073,741,824-byte budget for one calibration file"):
+        read_folder(tmp_path, SHAPE, spec=object())

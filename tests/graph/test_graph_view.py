@@ -66,3 +66,33 @@ def test_negative_inferred_dim_is_unknown():
     m = ex.conv_relu()
     m.graph.value_info.append(ex.value("c", [1, -1, 16, 16]))
     assert Graph.from_model(m).info("c").shape == (1, None, 16, 16)
+
+
+def test_subgraph_tensor_tables_share_the_parents_instead_of_copying_them():
+    """20,000 If nodes used to copy the main graph's table each (memory quadratic in subgraphs)."""
+    from collections import ChainMap
+
+    import onnx as _onnx
+    from onnx import TensorProto as _T
+    from onnx import helper as _h
+
+    from npuready.graph.view import Graph as _Graph
+
+    x = _h.make_tensor_value_info("x", _T.FLOAT, [1, 4])
+    c = _h.make_tensor_value_info("c", _T.BOOL, [])
+    nodes, outs = [], []
+    for i in range(3):
+        branch = [_h.make_graph([_h.make_node(op, ["x"], [f"{op}{i}"], name=f"{op}{i}")], f"{op}g{i}", [],
+                                [_h.make_tensor_value_info(f"{op}{i}", _T.FLOAT, [1, 4])]) for op in ("Relu", "Neg")]
+        nodes.append(_h.make_node("If", ["c"], [f"y{i}"], then_branch=branch[0], else_branch=branch[1], name=f"if{i}"))
+        outs.append(_h.make_tensor_value_info(f"y{i}", _T.FLOAT, [1, 4]))
+    model = _h.make_model(_h.make_graph(nodes, "ifs", [x, c], outs), opset_imports=[_h.make_opsetid("", 17)])
+    g = _Graph.from_model(model)
+    subs = [s for n in g.nodes for s in n.subgraphs]
+    assert len(subs) == 6
+    for sub in subs:
+        assert isinstance(sub.tensors, ChainMap) and sub.tensors.maps[1] is g.tensors  # shared, not copied
+        assert sub.info("x").shape == (1, 4) and "x" not in sub.own_tensors
+    relu = next(s for s in subs if [n.name for n in s.nodes] == ["Relu0"])
+    assert relu.info("Relu0").shape == (1, 4) and "Relu0" not in g.tensors
+    _onnx.checker.check_model(model)

@@ -34,3 +34,35 @@ def test_a_folder_without_git_and_a_shallow_clone_say_why_instead_of_failing(tmp
     assert git(shallow, "rev-parse", "--is-shallow-repository") == "true"
     doc = build_history(shallow)
     assert doc["available"] is False and "shallow clone" in doc["reason"] and "fetch-depth: 0" in doc["reason"]
+
+
+def test_a_deeply_nested_or_broken_historical_result_is_skipped_with_a_note(tmp_path):
+    """One bad result.json in history (RecursionError in json) must not break the document, even after a
+    later commit restored the file."""
+    from history_repos import commit, git, result
+
+    from npuready.history.compare import diff_revisions
+    from npuready.history.render import render_text
+    from npuready.history.timeline import build_history
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    p = repo / "experiments" / "probes" / "result.json"
+    good = commit(repo, "stored", 1, {"experiments/probes/result.json": result("probes", {"n": 1})})
+    p.write_text("[" * 20000 + "]" * 20000)
+    bad = commit(repo, "deep", 2, {})
+    p.write_bytes(b"\xff{")
+    commit(repo, "not utf-8", 3, {})
+    restored = commit(repo, "restored", 4, {"experiments/probes/result.json": result("probes", {"n": 2})})
+    doc = build_history(repo)
+    assert doc["available"] is True and len(doc["commits"]) == 4
+    assert [(s["commit"], s["reason"][:30]) for s in doc["skipped"]] == [
+        (bad[:7], "nested more than 64 levels dee"), (doc["commits"][2]["short"], "not valid JSON ('utf-8' codec ")]
+    assert doc["experiments"]["probes"]["at"][3] is not None
+    diff = diff_revisions(repo, bad, restored)
+    assert diff.skipped == ("probes at A: nested more than 64 levels deep (arrays/tables inside each other); "
+                            "refusing to parse it",)
+    assert diff.to_json()["skipped"] == list(diff.skipped)
+    assert "skipped (unreadable, counted absent): probes at A: nested more than 64" in render_text(diff, columns=200)
+    assert build_history(repo, good)["experiments"]["probes"]["at"] == [0] and "skipped" not in build_history(repo, good)

@@ -39,3 +39,15 @@ def test_docs_are_found_recursively(tmp_path):
     (tmp_path / "rules" / "R1.md").write_text("# R1\n")
     (tmp_path / "support.md").write_text("# S\n")
     assert list(load_docs(tmp_path)) == ["rules/R1", "support"]
+
+
+def test_a_deeply_nested_current_result_is_one_input_error(tmp_path):
+    import pytest as _pytest
+
+    from npuready.errors import InputError
+    from npuready.site.source import load_experiments
+
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "result.json").write_text("[" * 20000 + "]" * 20000)
+    with _pytest.raises(InputError, match="nested more than 64 levels deep"):
+        load_experiments(tmp_path)

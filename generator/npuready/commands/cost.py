@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"NPU target name or a .toml target file (default: {DEFAULT_TARGET}; see 'npuready targets')")
     p.add_argument("--format", "-f", choices=("text", "json"), default="text", help="output format (default: text)")
     p.add_argument("--all-layers", action="store_true", help="text: also list free, fused and folded nodes")
-    p.add_argument("--output", "-o", help="write the report to this file instead of stdout")
+    p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout; - is stdout; a symlink is written through to its file; a device, FIFO or folder is refused")
     add_shape_args(p)
     p.set_defaults(func=run)
 

@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"--apply: fine-tune steps after an activation swap (batch 128; default: {RECOVERY_STEPS})")
     p.add_argument("--eval-images", type=int, default=None,
                    help="--apply: stratified test images to measure accuracy on (default: all 1000 of the subset)")
-    p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout; - is stdout; a symlink is written through to its file; a device, FIFO or folder is refused")
     add_shape_args(p)
     p.set_defaults(func=run)
 

@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--profile", default="target", choices=["target", "portable"],
                    help="severity policy: 'target' = what the target runs is not an ERROR (default); 'portable' = the "
                         "strict portability rules, the same ERRORs on every target")
-    p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout; - is stdout; a symlink is written through to its file; a device, FIFO or folder is refused")
     add_shape_args(p)
     g = p.add_argument_group("configuration")
     g.add_argument("--config", metavar="FILE", help="use this npuready.toml or pyproject.toml instead of searching")

@@ -1,4 +1,7 @@
-"""Where a verb's report goes: ``--output FILE`` (atomically) or stdout. An unwritable path is bad input.
+"""Where a verb's report goes: ``--output FILE`` (atomically) or stdout (no option, ``-o -``, or a path that is
+this process's stdout such as ``/dev/stdout`` when that is a pipe or terminal). An
+unwritable path, or one that exists and is not a regular file (a device, FIFO, socket or folder), is bad
+input; a symlink is written through to the file it ends at (``npuready.atomic``).
 
 ``check_result`` is the ending every ``--check`` verb shares (docs, run, site); ``progress`` the bar long
 loops show on a terminal.
@@ -7,16 +10,30 @@ from __future__ import annotations
 
 import sys
 
-from npuready.atomic import write_text
+from npuready.atomic import NotRegularFile, write_text
 from npuready.errors import InputError
 
 
+def _is_stdout(output: str) -> bool:
+    """``output`` names this process's stdout (``/dev/stdout``, ``/proc/self/fd/1``) when it is not a regular file."""
+    import os
+    import stat
+
+    try:
+        st, out = os.stat(output), os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no such path, or stdout is no real file (captured)
+        return False
+    return not stat.S_ISREG(st.st_mode) and os.path.samestat(st, out)
+
+
 def emit(text: str, output: str | None) -> None:
-    if not output:
+    if not output or output == "-" or _is_stdout(output):
         sys.stdout.write(text)
         return
     try:
         write_text(output, text)
+    except NotRegularFile as exc:
+        raise InputError(f"{output}: cannot write the report ({str(exc).removeprefix(f'{output}: ')})") from None
     except OSError as exc:
         raise InputError(f"{output}: cannot write the report ({exc.strerror or exc})") from None
 

@@ -30,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "first and post-processing after the last MAC op (Conv/Gemm/MatMul) to the CPU")
     p.add_argument("--allow-batched-input", action="store_true",
                    help="lint with R001b exempted (diagnostic graphs only)")
-    p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout; - is stdout; a symlink is written through to its file; a device, FIFO or folder is refused")
     add_shape_args(p)
     p.set_defaults(func=run)
 

@@ -48,16 +48,26 @@ def run(args: argparse.Namespace) -> int:
     from npuready.commands.shape_args import pins_from
     from npuready.report import ReportRequest, build_report, report_failed, write_report
     from npuready.report.request import DEFAULT_TARGETS
+    from npuready.terminal import printable  # names from the model never drive the terminal
 
+    from pathlib import Path
+
+    from npuready.atomic import kind_of
+    from npuready.errors import InputError
+
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():  # checked before the work, not after it (a device, FIFO or file)
+        raise InputError(f"--out {args.out}: is {kind_of(out.stat().st_mode) if not out.is_file() else 'a file'}, "
+                         "not a folder; give a folder for result.json and report.html")
     request = ReportRequest(model=args.model, targets=tuple(args.targets or DEFAULT_TARGETS),
                             input_shapes=pins_from(args).shapes, batch=args.batch, edges=args.edges,
                             calibration=args.calib, preset=args.preset,
                             stages=tuple(s.strip() for s in args.stages.split(",") if s.strip()), images=args.images,
                             task=args.task)
-    result = build_report(request, progress=lambda msg: print(f"report: {msg}", file=sys.stderr))
+    result = build_report(request, progress=lambda msg: print(f"report: {printable(msg)}", file=sys.stderr))
     path = write_report(result, args.out)
     checks = result["checks"]
-    print(f"{path}: {result['model']['label']}, {result['graph']['node_count']} nodes, "
-          f"targets {', '.join(request.targets)}; sanity checks {'ok' if checks['all_ok'] else 'FAILED'}; "
-          f"page {path.parent / 'report.html'}")
+    print(printable(f"{path}: {result['model']['label']}, {result['graph']['node_count']} nodes, "
+                    f"targets {', '.join(request.targets)}; sanity checks {'ok' if checks['all_ok'] else 'FAILED'}; "
+                    f"page {path.parent / 'report.html'}"))
     return 1 if report_failed(result) else 0

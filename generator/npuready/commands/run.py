@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     from npuready.commands.output import check_result
     from npuready.errors import InputError
     from npuready.experiments.freshness import stale_experiments
-    from npuready.experiments.run import TasksFailed, declared_ids, run_experiment, spec_for
+    from npuready.experiments.run import TasksFailed, checked_spec, declared_ids, run_experiment, spec_for
     from npuready.experiments.sweep import Sweep, SweepOptions
 
     if args.list:
@@ -77,10 +77,10 @@ def run(args: argparse.Namespace) -> int:
     if args.scheduler and not args.scheduler.startswith(("tcp://", "tls://", "inproc://", "ucx://")):
         raise InputError(f"--scheduler {args.scheduler}: give the scheduler address as tcp://HOST:PORT")
     for exp_id in ids:
-        spec_for(exp_id)  # fail fast on unknown ids before running anything
+        checked_spec(exp_id)  # fail fast on unknown ids, paths and bad [params] before running anything
     workers = 0 if args.serial else args.workers
-    if args.connect_timeout <= 0:
-        raise InputError(f"--connect-timeout {args.connect_timeout}: must be more than 0 seconds")
+    if not 0 < args.connect_timeout < float("inf"):  # also refuses nan
+        raise InputError(f"--connect-timeout {args.connect_timeout}: must be a finite number of seconds above 0")
     options = SweepOptions(workers=workers, scheduler=args.scheduler, resume=args.resume,
                            show_progress=True, connect_timeout_s=args.connect_timeout)
     status = 0

@@ -48,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="gate: maximum accuracy drop float → fake-quant and float → integer, absolute (default: 0.01)")
     add_task_args(p)
     p.add_argument("--format", "-f", choices=["text", "json"], default="text", help="report format (default: text)")
-    p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout")
+    p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout; - is stdout; a symlink is written through to its file; a device, FIFO or folder is refused")
     p.add_argument("--litert", action="store_true",
                    help="also cross-check every int8 tensor against LiteRT's reference kernels (BUILTIN_REF) on the "
                         "same images (needs the 'validate' extra: ai-edge-litert); with --require-bitexact any "

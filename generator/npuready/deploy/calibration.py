@@ -98,6 +98,27 @@ def _tensor(path: Path, rel: str, shape: tuple[int, ...], root: Path) -> np.ndar
     return x.astype(np.float32)
 
 
+def _check_size(path: Path, where: str, kind: str) -> None:
+    """A calibration file is hashed whole, so its size is checked first: an image within
+    budget.MAX_ARRAY_BYTES, an ``.npy`` no longer than its header plus the data the header declares (a
+    1×1×28×28 header in front of 10 GiB is refused, not hashed)."""
+    from npuready.inputs import budget
+    from npuready.inputs.npy import check_header, header
+
+    size = path.stat().st_size
+    if kind == "npy":
+        with open(path, "rb") as f:
+            shape, dtype = header(f, where)
+            check_header(shape, dtype, where, available=size - f.tell())
+            expected = f.tell() + int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        if size > expected:
+            raise InputError(f"{where}: {size:,} bytes, but its header declares {list(shape)} {dtype} "
+                             f"({expected:,} bytes with the header); the file carries trailing data")
+    elif size > budget.MAX_ARRAY_BYTES:
+        raise InputError(f"{where}: {size:,} bytes, above the {budget.MAX_ARRAY_BYTES:,}-byte budget for one "
+                         "calibration file")
+
+
 def read_folder(folder: "str | Path", input_shape: tuple[int, ...], spec=None, model=None) -> CalibrationFolder:
     """Read every tensor of ``folder`` for a model whose (static) input shape is ``input_shape``."""
     root = Path(folder)
@@ -123,6 +144,7 @@ def read_folder(folder: "str | Path", input_shape: tuple[int, ...], spec=None, m
     for i, rel in enumerate(files):
         where = f"{root / MANIFEST}: samples[{i}].file" if source == MANIFEST else str(root / rel)
         path = relative_inside(root, rel, where)  # a regular file inside the folder, symlinks resolved
+        _check_size(path, where, kind)  # before the file is hashed (read whole)
         h.update(rel.encode() + b"\0" + path.read_bytes())
         if kind == "npy":
             xs.append(_tensor(path, str(root / rel), input_shape, root))

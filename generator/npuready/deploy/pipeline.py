@@ -147,7 +147,7 @@ def deploy(model_path: "str | Path", settings: Settings, command: str,
                                                                                         f"name {path.name})")
     sha = sha256_file(path)
     registry = Registry(Path(settings.registry))
-    registry.read()  # refuse a broken index before doing the work
+    registry.check_new_name(name, target.name)  # refuse a broken index or a case-only clash before the work
     from npuready.deploy.calibration import read_folder, split
 
     data = read_folder(settings.calib_dir, shape, _spec(settings), graph.model)  # unusable folder: exit 2 first

@@ -39,8 +39,9 @@ from typing import Any, Callable, Iterator
 
 from npuready.atomic import write_json
 from npuready.deploy.faults import checkpoint
-from npuready.deploy.names import check_name, inside
+from npuready.deploy.names import case_clash, check_name, inside
 from npuready.errors import InputError
+from npuready.inputs.nesting import parsed
 from npuready.experiments.context import sha256_file
 
 INDEX_VERSION = 1
@@ -94,7 +95,7 @@ class Registry:
         if not self.index_path.exists():
             return {"version": INDEX_VERSION, "models": [], "rejections": []}
         try:
-            doc = json.loads(self.index_path.read_text(encoding="utf-8"))
+            doc = parsed(lambda: json.loads(self.index_path.read_text(encoding="utf-8")), str(self.index_path))
         except ValueError as exc:
             raise InputError(f"{self.index_path}: registry index is not valid JSON ({exc}); fix or move it") from None
         except OSError as exc:
@@ -103,6 +104,13 @@ class Registry:
             raise InputError(f"{self.index_path}: not an npuready registry index (version {INDEX_VERSION})")
         doc.setdefault("rejections", [])
         return doc
+
+    def check_new_name(self, name: str, target: str | None = None) -> None:
+        """Refuse a name (or target) that differs only in case from one the index already holds."""
+        models = self.read()["models"]
+        case_clash(name, {m["name"] for m in models})
+        if target is not None:
+            case_clash(target, {m["target"] for m in models if m["name"] == name}, "target name")
 
     def lookup(self, name: str, target: str) -> dict[str, Any] | None:
         return next((m for m in self.read()["models"] if m["name"] == name and m["target"] == target), None)
@@ -228,6 +236,8 @@ class Registry:
         hashes = {p.stem: {"sha256": sha256_file(p)} for p in files}
         checkpoint("staged")
         with self._locked() as doc:
+            case_clash(name, {m["name"] for m in doc["models"]})
+            case_clash(target, {m["target"] for m in doc["models"] if m["name"] == name}, "target name")
             dest = inside(self.root, self.root / name / target / stage.version)
             self._mkdir(dest.parent)
             try:

@@ -56,11 +56,30 @@ def build() -> str:
         "## Size budget",
         "",
         "Checked before anything is allocated (an `.npy` header, an `.npz` member's declared size, an image's "
-        "header), so a file claiming 10^12 elements is refused, not attempted.",
+        "header), so a file claiming 10^12 elements is refused, not attempted. File sizes (a model, a target or "
+        "configuration TOML, a lint baseline, a result, a calibration file before it is hashed) are checked "
+        "before the file is read; JSON and TOML documents may not nest deeper than `MAX_NESTING`. "
+        "`MAX_CONSTANT_BYTES` bounds one compile-time value (e.g. a `ConstantOfShape` of a constant shape) "
+        "before constant folding and shape inference would materialise it; `--max-constant-bytes N` changes it.",
         "",
         "| limit | value |",
         "|---|---:|",
         *[f"| `{name}` | {value:,} |" for name, value in limits],
+        "",
+        "## Outputs",
+        "",
+        "Every file npuready writes is written atomically (a temporary file in the same folder, then a rename) "
+        "and only ever as a regular file: a target that exists and is a device (`/dev/null`), a FIFO, a socket "
+        "or a folder is refused with exit code 2, so no run can replace a system file. A symlinked target is "
+        "written through: the file the link ends at is replaced and the link stays. `-o -` (and a path that is "
+        "the process's own stdout, such as `/dev/stdout` on a pipe) prints the report instead.",
+        "",
+        "## Paths in configuration and specs",
+        "",
+        "A lint configuration's `baseline` is relative to the configuration file and must stay inside its "
+        "folder or repository. `npuready run` takes experiment ids, never paths; a spec's file paths in "
+        "`[params]` are relative to the repository and stay inside it, and its `[params]` are validated "
+        "against the runner's schema before any experiment starts.",
         "",
         "## Calibration manifest (`manifest.json`)",
         "",

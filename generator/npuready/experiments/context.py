@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, TypeVar
 
 from npuready.data.sha import sha256_file
+from npuready.errors import InputError
 
 T = TypeVar("T")
 
@@ -25,10 +26,19 @@ class RunContext:
     show_progress: bool = True
 
     def input(self, path: str | Path) -> Path:
-        """Record the SHA-256 of an input file (path stored relative to the repo when inside it)."""
+        """Record the SHA-256 of an input file (path stored relative to the repo when inside it). The file
+        must be a regular file within ``budget.MAX_MODEL_BYTES``, checked before it is hashed (a FIFO or
+        ``/dev/zero`` would hang the run)."""
+        from npuready.inputs import budget
+        from npuready.inputs.files import regular_file
+
         p = Path(path)
         if not p.is_absolute():
             p = self.repo / p
+        size = regular_file(p, f"experiment '{self.experiment_id}': input {path}", what="input file").stat().st_size
+        if size > budget.MAX_MODEL_BYTES:
+            raise InputError(f"experiment '{self.experiment_id}': input {path}: {size:,} bytes, above the "
+                             f"{budget.MAX_MODEL_BYTES:,}-byte budget for one input file")
         try:
             key = str(p.resolve().relative_to(self.repo.resolve()))
         except ValueError:

@@ -10,6 +10,7 @@ from npuready.atomic import write_json
 from npuready.errors import InputError
 from npuready.experiments import provenance
 from npuready.experiments.context import RunContext
+from npuready.experiments.params import check_id, check_params
 from npuready.experiments.registry import runner_module
 from npuready.experiments.schema import SCHEMA_VERSION, validate_result
 from npuready.experiments.sweep import Sweep, SweepOptions
@@ -25,12 +26,21 @@ def declared_ids(root: Path | None = None) -> list[str]:
 
 
 def spec_for(exp_id: str, root: Path | None = None) -> ExperimentSpec:
+    """The spec of ``experiments/<exp_id>/``: an id, never a path (absolute or ``../`` is refused)."""
+    check_id(exp_id)
     base = root or experiments_dir()
     path = base / exp_id / "spec.toml"
     if not path.exists():
         known = ", ".join(declared_ids(base)) or "none"
         raise InputError(f"unknown experiment '{exp_id}' (no {path}); declared: {known}")
     return load_spec(path)
+
+
+def checked_spec(exp_id: str, root: Path | None = None) -> ExperimentSpec:
+    """``spec_for`` plus its ``[params]`` validated against the runner's schema and paths (InputError)."""
+    spec = spec_for(exp_id, root)
+    check_params(spec.id, spec.params, runner_module(spec.id, spec.kind), repo_root(), str(spec.path))
+    return spec
 
 
 def build_result(spec: ExperimentSpec, show_progress: bool = True, sweep: Sweep | None = None) -> dict[str, Any]:
@@ -41,6 +51,7 @@ def build_result(spec: ExperimentSpec, show_progress: bool = True, sweep: Sweep 
     runner = runner_module(spec.id, spec.kind)
     if runner is None:
         raise InputError(f"experiment '{spec.id}' has a spec but no runner in npuready/experiments/registry.py")
+    check_params(spec.id, spec.params, runner, repo_root(), str(spec.path or f"experiment '{spec.id}'"))
     module = importlib.import_module(runner)
     code = provenance.code(runner)  # the source files it imports, hashed before anything runs
     repo = repo_root()
@@ -101,7 +112,7 @@ def run_experiment(exp_id: str, show_progress: bool = True, sweep: Sweep | None 
                    out_dir: Path | None = None) -> Path:
     """Run one experiment and write its ``result.json`` under ``experiments/<id>/`` (or ``out_dir/<id>/``:
     a reproduction that leaves the committed results alone)."""
-    spec = spec_for(exp_id)
+    spec = checked_spec(exp_id)
     doc = build_result(spec, show_progress=show_progress, sweep=sweep)
     return write_json((out_dir or experiments_dir()) / exp_id / "result.json", doc)
 

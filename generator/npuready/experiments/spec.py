@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import hashlib
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -34,17 +33,25 @@ class ExperimentSpec:
 
 
 def load_spec(path: Path) -> ExperimentSpec:
+    from npuready.inputs import budget
+    from npuready.inputs.files import regular_file
+    from npuready.inputs.toml_file import parse_toml
+
     label = str(path)
-    try:
-        raw_bytes = path.read_bytes()
-        raw = tomllib.loads(raw_bytes.decode("utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"{label}: no spec.toml; declare the experiment there first") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"{label}: not valid TOML ({exc})") from None
+    if not path.exists():
+        raise InputError(f"{label}: no spec.toml; declare the experiment there first")
+    size = regular_file(path, label, what="spec file").stat().st_size  # never a FIFO or device
+    if size > budget.MAX_CONFIG_BYTES:
+        raise InputError(f"{label}: {size:,} bytes, above the {budget.MAX_CONFIG_BYTES:,}-byte budget for a spec")
+    raw_bytes = path.read_bytes()
+    raw = parse_toml(raw_bytes, label)  # UTF-8, nesting bounded
     for key in ("id", "title", "summary", "view"):
         if not isinstance(raw.get(key), str) or not raw[key].strip():
             raise InputError(f"{label}: missing text field '{key}'")
+    from npuready.experiments.params import ID_PATTERN
+
+    if not ID_PATTERN.match(raw["id"]):
+        raise InputError(f"{label}: id '{raw['id']}' is not an experiment id (lower-case letters, digits and '-')")
     if raw["id"] != path.parent.name:
         raise InputError(f"{label}: id '{raw['id']}' must equal its folder name '{path.parent.name}'")
     if raw["view"] not in VIEWS:

@@ -61,6 +61,9 @@ def value(graph: "Graph", node: "Node", output: str) -> np.ndarray | None:
     """The value of ``output`` of the folded shape computation ``node``, or None when it cannot be computed."""
     if node.op_type in SHAPE_SOURCES:
         return _shape_value(graph, node)
+    declared = graph.info(output).shape  # checked before evaluating: a [2^30] ConstantOfShape is never built
+    if declared and all(isinstance(d, int) for d in declared) and int(np.prod(declared, dtype=np.int64)) > MAX_FOLDED_ELEMENTS:
+        return None
     feeds = {}
     for i in node.inputs:
         if i:

@@ -8,7 +8,9 @@ never reads outside the model's folder. The importer (``npuready.importer``) the
 the canonical form (dims written as -1 read as dynamic, BatchNormalization folded, …). Shape pins (``--input-shape``, ``--batch``; ``npuready.graph.pins``)
 fix the graph inputs' dims first; then shapes are resolved (``npuready.graph.resolve``: onnx inference,
 then onnxruntime's symbolic inference), non-strictly: when onnx's inference fails the un-inferred model is
-still returned (``Graph.inference_error`` says why).
+still returned (``Graph.inference_error`` says why) — except when a compile-time value is above the budget
+of ``npuready.graph.constant_budget``, which is bad input. Sparse initializers are read as dense ones
+(``npuready.graph.sparse``).
 """
 from __future__ import annotations
 
@@ -21,8 +23,10 @@ import onnx
 from google.protobuf.message import DecodeError
 
 from npuready.errors import InputError
+from npuready.graph.constant_budget import ConstantBudgetExceeded
 from npuready.graph.pins import ShapePins, apply_pins
 from npuready.graph.resolve import resolve
+from npuready.graph.sparse import densify
 from npuready.graph.view import Graph
 from npuready.importer import Imported, canonicalise
 
@@ -43,6 +47,7 @@ def load(source: "str | os.PathLike | onnx.ModelProto | Graph", *, infer_shapes:
     if isinstance(source, onnx.ModelProto):
         label, path, model = "<in-memory model>", None, source
         _check_structure(source, label)
+        source = densify(_copy(source), label) if _has_sparse(source) else source
         _check_runnable(source, label)
         _check_declared_sizes(source, label)
         _check_external_refs_in_memory(source, label)
@@ -83,11 +88,24 @@ def read_model(path: Path) -> onnx.ModelProto:
     except (DecodeError, ValueError, RuntimeError) as exc:
         raise InputError(f"{label}: not an ONNX model (protobuf parse failed: {_short(exc)}); the file is truncated, corrupt or another format") from None
     _check_structure(model, label)
+    densify(model, label)
     _check_runnable(model, label)
     _check_declared_sizes(model, label)
     _load_external(model, path, label)  # before the checker, which would otherwise read external files itself
     _run_checker(model, label)
     return model
+
+
+def _has_sparse(model: onnx.ModelProto) -> bool:
+    return bool(model.graph.sparse_initializer) or any(
+        (a.HasField("g") and a.g.sparse_initializer) or any(s.sparse_initializer for s in a.graphs)
+        for n in model.graph.node for a in n.attribute)
+
+
+def _copy(model: onnx.ModelProto) -> onnx.ModelProto:
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    return out
 
 
 def _short(exc: BaseException) -> str:
@@ -119,8 +137,8 @@ def _check_runnable(model: onnx.ModelProto, label: str) -> None:
             raise InputError(f"{label}: opset {imp.version} of the default domain is outside {MIN_OPSET}..{newest}, "
                              "the range onnx and onnxruntime support; re-export with a supported opset (e.g. 17)")
     g = model.graph
-    known = {i.name for i in g.input} | {t.name for t in g.initializer} | {t.name for t in g.sparse_initializer}
-    constants = {t.name for t in g.initializer} | {t.name for t in g.sparse_initializer}
+    known = {i.name for i in g.input} | {t.name for t in g.initializer} | {t.values.name for t in g.sparse_initializer}
+    constants = {t.name for t in g.initializer} | {t.values.name for t in g.sparse_initializer}
     if g.node and not [i for i in g.input if i.name not in constants]:
         raise InputError(f"{label}: the graph has no inputs (every value is a constant); export it with its image "
                          "input as a graph input")
@@ -279,7 +297,9 @@ def _infer(model: onnx.ModelProto, path: Path | None, infer_shapes: bool) -> Gra
     inferred = model
     if infer_shapes:
         try:
-            inferred = resolve(model)
+            inferred = resolve(model, str(path) if path is not None else "<in-memory model>")
+        except ConstantBudgetExceeded:
+            raise
         except Exception as exc:  # a model we cannot fully infer is still linted
             error = _short(exc)
             inferred = model
@@ -293,7 +313,7 @@ def _infer(model: onnx.ModelProto, path: Path | None, infer_shapes: bool) -> Gra
 
 def _absurd_tensor(graph: Graph):
     """The first value (here or in a subgraph) whose static dims multiply past MAX_ELEMENTS."""
-    for info in graph.tensors.values():
+    for info in graph.own_tensors.values():  # a subgraph's parents were checked at their own level
         if info.shape:
             dims = [d for d in info.shape if isinstance(d, int)]
             if dims and math.prod(dims) > MAX_ELEMENTS:

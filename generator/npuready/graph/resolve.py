@@ -77,13 +77,19 @@ def _symbolic_module():
         return None
 
 
-def resolve(model: onnx.ModelProto) -> onnx.ModelProto:
+def resolve(model: onnx.ModelProto, label: str = "model") -> onnx.ModelProto:
     """``model`` with every value's shape as resolved as onnx and onnxruntime's symbolic inference get it.
 
-    Raises what ``onnx_inferred`` raises (the loader reports it as ``Graph.inference_error``)."""
+    Raises what ``onnx_inferred`` raises (the loader reports it as ``Graph.inference_error``), and
+    ``ConstantBudgetExceeded`` (bad input) when onnx's result leaves shapes unresolved and a compile-time value
+    is above ``graph.constant_budget``'s budget: checked before folding or the symbolic pass could
+    materialise it (a model onnx resolves alone runs neither, so its large constants are never refused)."""
+    from npuready.graph import constant_budget
+
     base = onnx_inferred(model)
     if resolved(base):
         return base
+    constant_budget.check(base, label)  # only the passes below materialise values
     if _static_inputs(model) and (values := folded_values(model)):
         folded = with_constants(model, values)
         try:

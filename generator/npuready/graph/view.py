@@ -8,6 +8,7 @@ and ``Graph.walk()``.
 """
 from __future__ import annotations
 
+from collections import ChainMap
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -148,7 +149,23 @@ def _subgraphs_of(attrs: Mapping[str, Any]) -> tuple["Graph", ...]:
     return tuple(subs)
 
 
-def _toposort(nodes: list[onnx.NodeProto], known: set[str]) -> list[int]:
+class _Known:
+    """Names a graph's nodes may read without a producer in it: its own initializers and inputs, and every
+    value of its parents (looked up in their shared tables, not copied into a set per subgraph)."""
+
+    def __init__(self, local: set[str], outer: Mapping[str, Any]):
+        self.local, self.outer = local, outer
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.local or name in self.outer
+
+
+def _maps(tensors: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The tables a ChainMap over ``tensors`` should hold: its own maps when it is one (kept flat)."""
+    return list(tensors.maps) if isinstance(tensors, ChainMap) else [tensors]
+
+
+def _toposort(nodes: list[onnx.NodeProto], known: "set[str] | _Known") -> list[int]:
     """Kahn's order that keeps file order where possible; nodes in a cycle go last."""
     produced_by: dict[str, int] = {}
     for i, n in enumerate(nodes):
@@ -200,9 +217,7 @@ class Graph:
         init_names = {t.name for t in proto.initializer} | {t.values.name for t in proto.sparse_initializer}
         self._init_protos = {t.name: t for t in proto.initializer}
         self.initializer_names = frozenset(init_names)
-        infos: dict[str, TensorInfo] = {}
-        if parent is not None:
-            infos.update(parent.tensors)
+        infos: dict[str, TensorInfo] = {}  # a subgraph's parents' tables are chained below, never copied
         for t in proto.initializer:
             infos[t.name] = _init_info(t)
         inputs = [tensor_info(vi) for vi in proto.input]
@@ -211,11 +226,12 @@ class Graph:
             old = infos.get(info.name)
             if old is None or (old.shape is None and info.shape is not None) or info.name not in init_names:
                 infos[info.name] = info
-        self.tensors: Mapping[str, TensorInfo] = infos
+        self.own_tensors: Mapping[str, TensorInfo] = infos  # this graph's own values (not its parents')
+        self.tensors: Mapping[str, TensorInfo] = (
+            infos if parent is None else ChainMap(infos, *_maps(parent.tensors)))  # own first, then the parents'
         self.inputs = tuple(info for info in inputs if info.name not in init_names)
         self.outputs = tuple(outputs)
-        outer = set(parent.tensors) if parent is not None else set()
-        known = init_names | {vi.name for vi in proto.input} | outer
+        known = _Known(init_names | {vi.name for vi in proto.input}, parent.tensors if parent is not None else {})
         order = _toposort(list(proto.node), known)
         used: set[str] = set()
         nodes = []

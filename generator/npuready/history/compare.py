@@ -13,7 +13,7 @@ from typing import Any
 from npuready.errors import InputError
 from npuready.history.figures import figures_for
 from npuready.history.gitrepo import Commit, GitRepo, HistoryUnavailable
-from npuready.history.timeline import RESULT_FILE, RESULTS_DIR, experiment_id, figure_value, parse_result
+from npuready.history.timeline import RESULT_FILE, RESULTS_DIR, experiment_id, figure_value, read_result
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,7 @@ class ResultDiff:
     results_changed: tuple[str, ...]  # experiments whose result.json differs (key figures moved or not)
     only_a: tuple[str, ...]
     only_b: tuple[str, ...]
+    skipped: tuple[str, ...] = ()  # "<id> at A: why" for a stored result that could not be read (counted absent)
 
     def moved(self) -> list[FigureChange]:
         return [c for c in self.changes if c.status not in ("same", "absent")]
@@ -53,7 +54,7 @@ class ResultDiff:
     def to_json(self, everything: bool = False) -> dict[str, Any]:
         rows = self.changes if everything else self.moved()
         return {"a": self.a.to_json(), "b": self.b.to_json(), "results_changed": list(self.results_changed),
-                "only_a": list(self.only_a), "only_b": list(self.only_b),
+                "only_a": list(self.only_a), "only_b": list(self.only_b), "skipped": list(self.skipped),
                 "figures": [c.to_json() for c in rows]}
 
 
@@ -92,12 +93,14 @@ def diff_revisions(repo_root: Path, rev_a: str, rev_b: str) -> ResultDiff:
     except HistoryUnavailable as exc:
         raise InputError(f"{repo_root}: cannot read the history ({exc})") from None
     changes: list[FigureChange] = []
+    skipped: list[str] = []
     for exp_id in sorted(set(blobs_a) | set(blobs_b)):
-        doc_a = parse_result(data.get(blobs_a.get(exp_id, ""))) if exp_id in blobs_a else None
-        doc_b = parse_result(data.get(blobs_b.get(exp_id, ""))) if exp_id in blobs_b else None
+        doc_a, why_a = read_result(data.get(blobs_a[exp_id])) if exp_id in blobs_a else (None, None)
+        doc_b, why_b = read_result(data.get(blobs_b[exp_id])) if exp_id in blobs_b else (None, None)
+        skipped += [f"{exp_id} at {side}: {why}" for side, why in (("A", why_a), ("B", why_b)) if why]
         for fig in figures_for(exp_id, doc_b or doc_a):
             va, vb = figure_value(doc_a, fig), figure_value(doc_b, fig)
             changes.append(FigureChange(exp_id, fig.label, fig.pointer, fig.kind, va, vb, _status(va, vb)))
     changed = tuple(sorted(e for e in set(blobs_a) & set(blobs_b) if blobs_a[e] != blobs_b[e]))
     return ResultDiff(a, b, tuple(changes), changed, tuple(sorted(set(blobs_a) - set(blobs_b))),
-                      tuple(sorted(set(blobs_b) - set(blobs_a))))
+                      tuple(sorted(set(blobs_b) - set(blobs_a))), tuple(skipped))

@@ -74,6 +74,8 @@ def render_text(diff: ResultDiff, everything: bool = False, columns: int | None 
         console.print(f"stored at A only: {', '.join(diff.only_a)}")
     if diff.only_b:
         console.print(f"stored at B only: {', '.join(diff.only_b)}")
+    for note in diff.skipped:
+        console.print(f"skipped (unreadable, counted absent): {printable(note)}")
     return out.getvalue()
 
 

@@ -1,4 +1,5 @@
-"""JSON documents read strictly: a size budget, UTF-8, no NaN/Infinity literals, then a JSON Schema."""
+"""JSON documents read strictly: a size budget, UTF-8, bounded nesting, no NaN/Infinity literals, then a JSON
+Schema."""
 from __future__ import annotations
 
 import json
@@ -8,6 +9,7 @@ from typing import Any
 from npuready.errors import InputError
 from npuready.inputs import budget
 from npuready.inputs.files import regular_file
+from npuready.inputs.nesting import parsed
 from npuready.inputs.schema_errors import first_error
 
 
@@ -17,9 +19,11 @@ def _no_constants(name: str) -> Any:
 
 def parse_json(data: bytes, label: str) -> Any:
     try:
-        return json.loads(data.decode("utf-8"), parse_constant=_no_constants)
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"{label}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        return parsed(lambda: json.loads(text, parse_constant=_no_constants), label)
     except json.JSONDecodeError as exc:
         raise InputError(f"{label}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     except ValueError as exc:

@@ -7,7 +7,7 @@ Entries form a multiset: two identical findings need two entries.
 """
 from __future__ import annotations
 
-import json
+import os
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -50,13 +50,20 @@ def baseline_json(keys: Iterable[Key]) -> str:
 
 
 def read_baseline(path: str | Path) -> Baseline:
+    """The baseline in ``path``: a regular file within budget.MAX_BASELINE_BYTES (checked before it is opened),
+    UTF-8 JSON nested within budget.MAX_NESTING."""
+    from npuready.inputs import budget
+    from npuready.inputs.json_file import read_json
+
     where = str(path)
+    if not os.path.lexists(path):
+        raise InputError(f"{where}: baseline file not found; create it with 'npuready lint ... --write-baseline {where}'")
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"{where}: baseline file not found; create it with 'npuready lint ... --write-baseline {where}'") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"{where}: not a readable baseline file ({exc}); rewrite it with --write-baseline") from None
+        data = read_json(path, label=where, max_bytes=budget.MAX_BASELINE_BYTES)
+    except InputError as exc:
+        raise InputError(f"{exc}; rewrite it with --write-baseline") from None
+    except OSError as exc:
+        raise InputError(f"{where}: not a readable baseline file ({exc.strerror or exc}); rewrite it with --write-baseline") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("findings"), list):
         raise InputError(f"{where}: not an npuready baseline (expected \"format\": \"{FORMAT}\" and a \"findings\" list); "
                          "rewrite it with --write-baseline")

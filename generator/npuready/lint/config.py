@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
@@ -29,7 +28,8 @@ KEYS: dict[str, str] = {
     "select": "rule ids or id prefixes to run (default: every rule); `--select` replaces it",
     "ignore": "rule ids or id prefixes not to run; the longer prefix wins against `select`; `--ignore` replaces it",
     "fail-on": "which active findings fail the run (exit 1): `error` (default), `warn` (ERROR or WARN) or `never`",
-    "baseline": "baseline file (relative to this file) whose recorded findings do not fail; `--baseline` replaces it",
+    "baseline": ("baseline file (relative to this file, inside its folder or repository, a regular file) whose "
+                 "recorded findings do not fail; `--baseline` replaces it"),
     "rules-url": "base URL of the rule pages for SARIF `helpUri` (`<rules-url><ID>.md`)",
     "severity": "table rule id → severity (" + ", ".join(s.value for s in Severity) + ") replacing the rule's own",
     "waive": "array of tables, one per waiver: `rule`, `node`, `reason` (required), `model`, `expires` (optional)",
@@ -81,8 +81,15 @@ def git_root(start: Path) -> Path | None:
     return None
 
 
+def _tool_table(path: Path, data: dict[str, Any]) -> dict[str, Any]:
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise _problem(path, "tool", f"expected a table, got {type(tool).__name__} {tool!r}")
+    return tool
+
+
 def _has_tool_table(pyproject: Path) -> bool:
-    return "npuready" in _read_toml(pyproject).get("tool", {})
+    return "npuready" in _tool_table(pyproject, _read_toml(pyproject))
 
 
 def find_config(start: Path) -> Path | None:
@@ -97,11 +104,10 @@ def find_config(start: Path) -> Path | None:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        with open(path, "rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{path}: not valid TOML ({exc}); fix the syntax") from None
+    """The file as TOML: a regular file within budget.MAX_CONFIG_BYTES, UTF-8, nesting bounded."""
+    from npuready.inputs.toml_file import read_toml
+
+    return read_toml(path, str(path))
 
 
 def load_config(path: str | Path) -> LintConfig:
@@ -113,9 +119,10 @@ def load_config(path: str | Path) -> LintConfig:
     if path.name != "pyproject.toml":  # npuready.toml, or any other named file: the bare layout
         prefix, top = "", data
     else:
-        if "npuready" not in data.get("tool", {}):
+        tool = _tool_table(path, data)
+        if "npuready" not in tool:
             raise InputError(f"{path}: no [tool.npuready] table; add [tool.npuready.lint] or name another file")
-        prefix, top = "tool.npuready.", data["tool"]["npuready"]
+        prefix, top = "tool.npuready.", tool["npuready"]
     _expect(path, prefix.rstrip(".") or "(top level)", top, dict, "a table")
     _check_keys(path, prefix.rstrip(".") or "(top level)", top, {"lint": "lint settings"})
     table = top.get("lint", {})
@@ -206,7 +213,7 @@ def _parse_lint(path: Path, where: str, table: Mapping[str, Any]) -> LintConfig:
             raise _problem(path, f"{where}.fail-on", f"{table['fail-on']!r} is not one of {', '.join(FAIL_ON)}")
         changes["fail_on"] = table["fail-on"]
     if "baseline" in table:
-        changes["baseline"] = root / _expect(path, f"{where}.baseline", table["baseline"], str, "a path string")
+        changes["baseline"] = _baseline_path(path, f"{where}.baseline", table["baseline"], root)
     if "rules-url" in table:
         changes["rules_url"] = _expect(path, f"{where}.rules-url", table["rules-url"], str, "a URL string")
     if "severity" in table:
@@ -219,6 +226,21 @@ def _parse_lint(path: Path, where: str, table: Mapping[str, Any]) -> LintConfig:
         entries = _expect(path, f"{where}.waive", table["waive"], list, "an array of tables ([[...waive]])")
         changes["waivers"] = tuple(_waiver(path, f"{where}.waive[{i}]", e, rule_ids) for i, e in enumerate(entries))
     return replace(cfg, **changes)
+
+
+def _baseline_path(path: Path, key: str, value: Any, root: Path) -> Path:
+    """``baseline`` relative to the configuration's folder and kept inside it (or inside its repository): a
+    configuration arrives with a pull request, so it may not point at /dev/zero, /etc/shadow or a FIFO.
+    Whether it is a regular file within budget is checked when it is read (``read_baseline``)."""
+    _expect(path, key, value, str, "a path string")
+    if not value or "\x00" in value or os.path.isabs(value) or value.startswith(("/", "\\")) or value[1:2] == ":":
+        raise _problem(path, key, f"{value!r}: expected a path relative to {path.name}'s folder")
+    inside = git_root(root) or root
+    resolved = (root / value).resolve()
+    if not resolved.is_relative_to(inside.resolve()):
+        raise _problem(path, key, f"{value!r} resolves outside {inside}; keep the baseline inside the "
+                                  "configuration's folder or repository")
+    return root / value
 
 
 def _target(path: Path, key: str, value: Any) -> str:

@@ -35,10 +35,11 @@ def resolve(request: ReportRequest) -> ModelSource:
     from npuready.graph.pins import ShapePins, check_batch
 
     check_batch(request.batch)
-    data = path.read_bytes()
-    graph = load(path, pins=ShapePins(request.input_shapes, request.batch))
+    graph = load(path, pins=ShapePins(request.input_shapes, request.batch))  # checks type and size before reading
+    with open(path, "rb") as handle:  # hashed in chunks, after the loader accepted the file
+        digest = hashlib.file_digest(handle, "sha256").hexdigest()
     label = f"library:{recipe}" if recipe else path.name
     if recipe is not None:  # every stage names the model by its recipe, not by a path in this machine's cache
         graph.path, graph.name = None, label
     return ModelSource(graph=graph, path=path, label=label,
-                       sha256=hashlib.sha256(data).hexdigest(), recipe=recipe, weights=weights)
+                       sha256=digest, recipe=recipe, weights=weights)

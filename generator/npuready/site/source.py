@@ -51,13 +51,25 @@ def load_experiments(root: Path) -> dict[str, Experiment]:
     """Every ``<root>/*/result.json``, by id, sorted. Malformed files are an InputError naming the file."""
     found: dict[str, Experiment] = {}
     for path in sorted(root.glob("*/result.json")):
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise InputError(f"{path}: not valid JSON ({exc}); rerun 'npuready run {path.parent.name}'") from None
+        doc = _read_result(path)
         _check_shape(doc, path)
         found[doc["id"]] = Experiment(id=doc["id"], doc=doc)
     return found
+
+
+def _read_result(path: Path) -> Any:
+    """One result file: a regular file within budget.MAX_RESULT_BYTES, JSON nested within budget.MAX_NESTING."""
+    from npuready.inputs import budget
+    from npuready.inputs.files import regular_file
+    from npuready.inputs.nesting import parsed
+
+    real = regular_file(path, str(path), what="result file")
+    if real.stat().st_size > budget.MAX_RESULT_BYTES:
+        raise InputError(f"{path}: {real.stat().st_size:,} bytes, above the {budget.MAX_RESULT_BYTES:,}-byte budget")
+    try:
+        return parsed(lambda: json.loads(real.read_text(encoding="utf-8")), str(path))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: not valid JSON ({exc}); rerun 'npuready run {path.parent.name}'") from None
 
 
 def _check_shape(doc: Any, path: Path) -> None:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import math
-import tomllib
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -115,18 +114,12 @@ def _non_finite(value, where: str = "") -> str | None:
 
 
 def parse_target_file(path: Path) -> Target:
-    from npuready.inputs.files import regular_file
+    from npuready.inputs.toml_file import read_toml
 
     label = str(path)
     if not path.exists():
         raise InputError(f"{label}: no such target file")
-    regular_file(path, label, what="target file")
-    try:
-        raw = tomllib.loads(path.read_bytes().decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{label}: not UTF-8 text (byte {exc.start})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{label}: not valid TOML ({exc})") from None
+    raw = read_toml(path, label)  # a regular file within budget.MAX_CONFIG_BYTES, checked before it is read
     if (bad := _non_finite(raw)) is not None:
         raise InputError(f"{label}: field '{bad}' is not a finite number; every number in a target file must be finite")
     for section in ("activations", "supported_ops", "energy", "sources", "reference", "norms", "resize", "via"):

@@ -9,20 +9,53 @@ from typing import Any
 
 from npuready.experiments.context import RunContext
 
+_NAME = {"type": "string", "minLength": 1, "maxLength": 200}
+PARAMS_SCHEMA: dict[str, Any] = {  # checked before anything runs (experiments/params.py)
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["model"],
+    "properties": {
+        "model": {**_NAME, "maxLength": 1000},
+        "targets": {"type": "array", "items": _NAME, "minItems": 1, "maxItems": 64},
+        "input_shapes": {"type": "object", "maxProperties": 256,
+                         "additionalProperties": {"type": "array", "maxItems": 16,
+                                                  "items": {"type": "integer", "minimum": 1, "maximum": 1 << 20}}},
+        "batch": {"type": "integer", "minimum": 1, "maximum": 4096},
+        "edges": {"enum": ["auto", "npu", "cpu"]},
+        "calibration": {**_NAME, "maxLength": 1000},
+        "preset": _NAME,
+        "stages": {"type": "array", "items": {"enum": ["lint", "partition", "cost", "quantize"]}, "minItems": 1},
+        "images": {"type": "integer", "minimum": 1, "maximum": 100_000},
+    },
+}
+PARAM_PATHS = {"model": "file", "calibration": "file-or-folder"}  # repository-relative, inside it
+
 
 def run(ctx: RunContext) -> dict[str, Any]:
     from npuready.report import build_report
     from npuready.report.request import request_from_params
 
     request = request_from_params(dict(ctx.params), f"experiment '{ctx.experiment_id}'")
+    relative = None
     if request.recipe is None:
         model = ctx.input(request.model)  # repository files are inputs: editing one makes the result stale
         request = type(request)(**{**request.__dict__, "model": str(model)})
+        relative = (str(model), request_from_params(dict(ctx.params)).model)
     record_tools(ctx, request.recipe)
     ctx.seed("torch.manual_seed (library recipes)", 0)
     report = build_report(request)
     report_timings(ctx, report, prefix="report.")
-    return report
+    return _relative(report, *relative) if relative else report
+
+
+def _relative(value: Any, absolute: str, relative: str) -> Any:
+    """The report with every field that holds this machine's absolute model path holding the repository-relative
+    path the spec gave instead (a result never names a machine path)."""
+    if isinstance(value, dict):
+        return {k: _relative(v, absolute, relative) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_relative(v, absolute, relative) for v in value]
+    return relative if value == absolute else value
 
 
 def report_timings(ctx: RunContext, report: dict[str, Any], prefix: str) -> None:

@@ -12,6 +12,7 @@
      ref(button) -> {exp, path}        what a drill-down button points at
      openRaw(exp, pointer) -> Promise  show the dialog without touching the URL (model pages' graph clicks)
      load(src) -> Promise              inject a script that registers data, once (search index, history data)
+     csvCell(value) -> string          one CSV cell, quoted, formula-looking text (= + - @ tab CR) defused
    Events on document: "npuready:view" {view, element} once a tab's HTML is in the page (the first tab too),
    "npuready:state" {state} after the page followed a URL (load, link, Back/Forward). */
 (function () {
@@ -331,12 +332,21 @@
 
   /* experiment records: search and filters live in search.js (state kept in the URL through setState) */
 
+  /* ---------- one CSV cell: RFC 4180 quoting, and no formula a spreadsheet would run ---------- */
+  function csvCell(v) {  /* OWASP CSV injection: a cell starting with = + - @ tab or CR gets a leading ' and quotes */
+    var s = v === undefined || v === null ? "" : String(v);
+    var number = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s);  /* -3.5 stays a number */
+    var risky = /^[=+\-@\t\r]/.test(s) && !number;
+    if (risky) { s = "'" + s; }
+    return risky || /[",\n\r]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
+  }  /* end csvCell */
+
   window.npuready = {
     showView: showView, loadRecord: loadRecord, openNumber: openNumber, setState: setState, getState: getState,
     ref: ref, data: data, load: inject, openRaw: function (exp, path) { return dialog().open(exp, path); },
     linkTo: function (exp, path) { return formatHash(modalState(exp, path)); }, dialogClosed: dialogClosed,
     registerView: function (name, payload) { views[name] = payload; },
-    registerRecord: function (id, doc) { records[id] = doc; }
+    registerRecord: function (id, doc) { records[id] = doc; }, csvCell: csvCell
   };
 
   function onNavigate() { if (location.href !== routedHref) { route(); } }
