@@ -79,3 +79,21 @@ def test_standalone_report_page_opens_from_file(page_and_watch, tmp_path):
     page.select_option("#colour-select", "cycles")
     assert page.locator("#layer-table tbody tr").count() == len(result["cost"]["targets"]["ethos-u55-128"]["layers"])
     assert watch.errors == [] and watch.network == [] and all(u.startswith(("file://", "blob:null/")) for u in watch.requests)
+
+
+def test_report_html_copied_alone_into_an_empty_folder_draws_the_graph(page_and_watch, tmp_path):
+    page, watch = page_and_watch
+    result = build_report(ReportRequest(model=str(zoo_dir() / "tinycnn.onnx"), targets=("edge-10", "ethos-u55-128"),
+                                        stages=("lint", "partition", "cost")))
+    write_report(result, tmp_path / "out")
+    alone = tmp_path / "attached"
+    alone.mkdir()
+    (alone / "report.html").write_bytes((tmp_path / "out" / "report.html").read_bytes())
+    url = (alone / "report.html").as_uri()
+    _open(page, url)
+    assert page.locator("g.gnode").count() == result["graph"]["node_count"] + 2
+    assert page.locator("#graph-status").inner_text().startswith(f"{result['graph']['node_count'] + 2} boxes")
+    assert page.locator("#layer-table tbody tr").count() == len(result["cost"]["targets"]["edge-10"]["layers"])
+    assert "need JavaScript" not in page.locator("main").inner_text()
+    assert page.evaluate("getComputedStyle(document.querySelector('.graph-wrap')).display") == "grid"  # styled
+    assert watch.errors == [] and [u for u in watch.requests if not u.startswith("blob:")] == [url]
