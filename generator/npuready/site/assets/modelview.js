@@ -12,9 +12,11 @@
   var res = R ? doc.results : doc;
   var nodes = res.graph.nodes, edges = res.graph.edges;
   var targets = (res.model && res.model.targets) || [];
-  var byName = {};
+  /* maps keyed by node, scope or tensor names (any string, "constructor" and "__proto__" too) have no prototype */
+  function dict() { return Object.create(null); }
+  var byName = dict();
   nodes.forEach(function (n) { byName[n.name] = n.id; });
-  var state = {target: targets[0], colour: "placement", expanded: {}, selected: null, layout: null,
+  var state = {target: targets[0], colour: "placement", expanded: dict(), selected: null, layout: null,
                sort: {key: null, dir: 1}, view: {x: 0, y: 0, k: 1}};
 
   function esc(t) { return String(t).replace(/~/g, "~0").replace(/\//g, "~1"); }
@@ -39,7 +41,7 @@
 
   /* ---------- per-target records, indexed by node name ---------- */
   function records(t) {
-    var out = {place: {}, seg: {}, cost: {}, findings: {}, sev: {}};
+    var out = {place: dict(), seg: dict(), cost: dict(), findings: dict(), sev: dict()};
     var part = res.partition && res.partition.targets[t];
     if (part) {
       part.placements.forEach(function (p, i) { out.place[p.node] = i; });
@@ -76,7 +78,7 @@
 
   /* ---------- collapse by scope (ONNX names like /blocks.3/attn/qkv/MatMul), expand level by level ---------- */
   function scopeOf(name) { return name.split("/").filter(Boolean).slice(0, -1); }
-  var consumers = {};
+  var consumers = dict();
   edges.forEach(function (e) {
     if (typeof e.from === "number" && typeof e.to === "number") { (consumers[e.from] = consumers[e.from] || []).push(e.to); }
   });
@@ -88,13 +90,13 @@
   var depth = 0;
   if (nodes.length > COLLAPSE_AT) {
     for (var d = 1; d < 8; d++) {
-      var keys = {};
+      var keys = dict();
       nodes.forEach(function (n) { var s = scope[n.id]; keys[s.length >= d ? s.slice(0, d).join("/") : "n" + n.id] = 1; });
       if (Object.keys(keys).length > MAX_UNITS) { break; }
       depth = d;
     }
   }
-  var unitMap = {};
+  var unitMap = dict();
   function rawUnit(n) {
     var s = scope[n.id];
     for (var d = depth; depth && s.length >= d; d++) {
@@ -108,8 +110,8 @@
   function endpoint(x) { return typeof x === "number" ? unitOf(nodes[x]) : "io:" + x; }
 
   function units() {
-    var u = {}, order = [];
-    unitMap = {};
+    var u = dict(), order = [];
+    unitMap = dict();
     nodes.forEach(function (n) {
       var id = rawUnit(n);
       if (!u[id]) { u[id] = {id: id, members: []}; order.push(id); }
@@ -129,7 +131,7 @@
         if (typeof x !== "number" && !u["io:" + x]) { u["io:" + x] = {id: "io:" + x, members: [], io: x}; order.push("io:" + x); }
       });
     });
-    var seen = {}, es = [];
+    var seen = dict(), es = [];
     edges.forEach(function (e) {
       var a = endpoint(e.from), b = endpoint(e.to), k = a + "\u0000" + b;
       if (a !== b && !seen[k]) { seen[k] = 1; es.push([a, b]); }
@@ -190,7 +192,7 @@
   function paint() {
     if (!current) { return; }
     var rec = records(state.target);
-    var max = 0, sums = {};
+    var max = 0, sums = dict();
     current.order.forEach(function (id) {
       var u = current.units[id], s = 0;
       u.members.forEach(function (i) { s += cycles(rec, nodes[i].name); });
