@@ -24,26 +24,39 @@ def _open(page, url: str) -> None:
     page.wait_for_function("document.documentElement.dataset.graphReady === '1'")
 
 
-def test_yolov8n_page_node_click_opens_that_nodes_json(page_and_watch, site):
+def test_yolov8n_node_click_fills_the_side_panel_which_follows_the_target(page_and_watch, site):
     page, watch = page_and_watch
     doc = json.loads((REPO / "experiments" / YOLO / "result.json").read_text())
-    nodes = doc["results"]["graph"]["nodes"]
+    res = doc["results"]
+    nodes = res["graph"]["nodes"]
     conv = next(n for n in nodes if n["op_type"] == "Conv")
     _open(page, (site / "models" / f"{YOLO}.html").as_uri())
-    assert page.locator("g.gnode").count() == len(nodes) + len(doc["results"]["graph"]["inputs"]) + len(
-        doc["results"]["graph"]["outputs"])
+    assert page.locator("g.gnode").count() == len(nodes) + len(res["graph"]["inputs"]) + len(res["graph"]["outputs"])
     box = page.locator(f'g.gnode[data-unit="n:{conv["id"]}"]')
     assert box.get_attribute("class") == "gnode cat-npu"
     box.dispatch_event("click")
+    page.wait_for_selector(f'#node-info[data-node="{conv["id"]}"][data-target="edge-10"]')
+    assert not page.locator("dialog#raw").is_visible()  # a panel, not a dialog over the graph
+    paths = lambda: page.eval_on_selector_all("#node-info button.raw", "bs => bs.map(b => b.dataset.path)")  # noqa: E731
+    k = lambda t: next(i for i, r in enumerate(res["cost"]["targets"][t]["layers"]) if r["node"] == conv["name"])  # noqa: E731
+    assert paths()[:3] == [f"/results/graph/nodes/{conv['id']}",
+                           f"/results/partition/targets/edge-10/placements/{conv['id']}",
+                           f"/results/cost/targets/edge-10/layers/{k('edge-10')}"]
+    cycles = lambda: page.locator("#node-info dt:text-is('cycles') + dd button.num")  # noqa: E731
+    assert cycles().get_attribute("data-path") == f"/results/cost/targets/edge-10/layers/{k('edge-10')}/cycles"
+    outs = page.locator("#node-info dt").all_inner_texts()
+    assert [f"out {o}" for o in conv["outputs"]] == [t for t in outs if t.startswith("out ")]
+    page.select_option("#target-select", "ethos-u55-128")
+    page.wait_for_selector(f'#node-info[data-node="{conv["id"]}"][data-target="ethos-u55-128"]')
+    assert paths()[1:3] == [f"/results/partition/targets/ethos-u55-128/placements/{conv['id']}",
+                            f"/results/cost/targets/ethos-u55-128/layers/{k('ethos-u55-128')}"]
+    want = res["cost"]["targets"]["ethos-u55-128"]["layers"][k("ethos-u55-128")]["cycles"]
+    assert cycles().inner_text() == f"{want:,}"
+    page.locator("#node-info h3 button.raw").click()  # raw JSON stays a dialog
     page.locator("dialog#raw").wait_for(state="visible")
     assert page.locator("#raw-exp").inner_text() == YOLO
     assert page.locator("#raw-path").inner_text() == f"/results/graph/nodes/{conv['id']}"
     assert json.loads(page.locator("#raw-json").inner_text()) == conv
-    page.locator("#raw-close").click()
-    paths = page.eval_on_selector_all("#node-info button.raw", "bs => bs.map(b => b.dataset.path)")
-    assert paths[:3] == [f"/results/graph/nodes/{conv['id']}",
-                         f"/results/partition/targets/edge-10/placements/{conv['id']}",
-                         f"/results/cost/targets/edge-10/layers/{conv['id']}"]
     assert watch.errors == [] and watch.network == []
 
 
@@ -58,7 +71,7 @@ def test_layer_table_sorts_links_to_the_graph_and_downloads_what_is_shown(page_a
     first.locator("button.node-link").click()
     idx = next(i for i, r in enumerate(layers) if r["node"] == top["node"])
     page.wait_for_function(f"document.querySelector('g.gnode[data-unit=\"n:{idx}\"]').classList.contains('selected')")
-    page.locator("#raw-close").click()
+    assert not page.locator("dialog#raw").is_visible()
     page.locator("#layer-filter").fill("Sigmoid")
     with page.expect_download() as dl:
         page.locator("#layer-csv").click()

@@ -47,11 +47,12 @@ def test_page_keeps_to_its_size_budget():
 
 def test_no_inline_is_the_page_and_its_assets():
     files = standalone_files(REPORT, inline=False)
-    assert sorted(files) == ["assets/drilldown.js", "assets/modelview.js", "assets/site.css", "assets/site.js", "report.html"]
+    assert sorted(files) == sorted(["report.html", *(f"assets/{n}" for n in PAGE_ASSETS)])
+    assert PAGE_ASSETS == ("site.css", "site.js", "drilldown.js", "layertable.js", "nodepanel.js", "graphtools.js", "modelview.js")
     assert all(files[f"assets/{n}"] == asset(n) for n in PAGE_ASSETS)
     page = files["report.html"].decode()
     assert json.loads(_payload(page)) == REPORT
-    assert page.index('src="assets/site.js?v=') < page.index('src="assets/drilldown.js?v=') < page.index('src="assets/modelview.js?v=')
+    assert re.findall(r'src="assets/([^"?]+)\?v=', page) == list(PAGE_SCRIPTS)
     assert "<script>" not in page
 
 
@@ -60,5 +61,5 @@ def test_write_standalone_writes_beside_the_json(tmp_path):
     assert page == tmp_path / "out" / "report.html"
     assert [p.name for p in (tmp_path / "out").rglob("*")] == ["report.html"]
     write_standalone(REPORT, tmp_path / "site", inline=False)
-    assert sorted(p.relative_to(tmp_path / "site").as_posix() for p in (tmp_path / "site").rglob("*") if p.is_file()) == [
-        "assets/drilldown.js", "assets/modelview.js", "assets/site.css", "assets/site.js", "report.html"]
+    assert sorted(p.relative_to(tmp_path / "site").as_posix() for p in (tmp_path / "site").rglob("*") if p.is_file()) == sorted(
+        ["report.html", *(f"assets/{n}" for n in PAGE_ASSETS)])

@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from npuready.site.embed import script_json
 
-PAGE_ASSETS = ("site.css", "site.js", "drilldown.js", "modelview.js")
+PAGE_ASSETS = ("site.css", "site.js", "drilldown.js", "layertable.js", "nodepanel.js", "graphtools.js", "modelview.js")
 PAGE_SCRIPTS = tuple(n for n in PAGE_ASSETS if n.endswith(".js"))  # in the order the page runs them
 DAGRE = "dagre@3.1.3.min.js"
 
@@ -42,13 +42,15 @@ def csp_hash(script: str) -> str:
 
 
 def render_model_page(env: jinja2.Environment, doc: Mapping[str, Any], *, exp_id: str, title: str, root: str,
-                      prefix: str, back: str | None, source: str, inline: bool = False) -> str:
+                      prefix: str, back: str | None, source: str, inline: bool = False, rules: str = "") -> str:
     """``root``: the JSON pointer of the report sections inside ``doc`` ("/results" for an experiment, "" for a
     bare report); ``prefix``: where ``assets/`` is relative to the page; ``back``: link to the Models index;
-    ``inline``: styles and scripts inside the page (no ``assets/``)."""
+    ``inline``: styles and scripts inside the page (no ``assets/``); ``rules``: the link a rule id is appended to
+    for its documentation page ("" when the page stands alone: the finding's own why and fix are shown)."""
     scripts = [Markup(inline_text(n)) for n in PAGE_SCRIPTS] if inline else []
     return env.get_template("model_page.html.j2").render(
-        exp_id=exp_id, title=title, root=root, prefix=prefix, back=back, source=source,
+        exp_id=exp_id, title=title, root=root, prefix=prefix, back=back, source=source, rules=rules,
+        page_scripts=PAGE_SCRIPTS,
         payload=Markup(script_json(doc)), dagre=Markup(inline_text(DAGRE)), asset_version=asset_versions(PAGE_ASSETS),
         inline=inline, css=Markup(inline_text("site.css")) if inline else "", scripts=scripts,
         script_hashes=Markup(" ".join(csp_hash(s) for s in scripts)))

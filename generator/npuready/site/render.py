@@ -15,7 +15,7 @@ from npuready.site.docs import DocPage, render_doc
 from npuready.site.embed import script_js, script_json
 from npuready.site.fmt import is_number
 from npuready.site.modelindex import excerpt, is_model_report, light_ids, model_rows, page_path
-from npuready.site.modelpage import render_model_page
+from npuready.site.modelpage import PAGE_ASSETS, render_model_page
 from npuready.site.numbers import Figures, MissingSource
 from npuready.site.refs import expand, localize, pack
 from npuready.site.search_index import INDEX_FILE, search_script
@@ -27,7 +27,7 @@ from npuready.site.views import KNOWN
 from npuready.site.volatile import content_key
 
 INDEX_ASSETS = ("site.css", "tables.css", "site.js", "drilldown.js", "history.js", "tables.js", "search.js")  # what index.html loads, in this order (stylesheets first)
-ASSETS = (*INDEX_ASSETS, "modelview.js")  # copied to site/assets/ (model pages load modelview.js)
+ASSETS = (*INDEX_ASSETS, *(n for n in PAGE_ASSETS if n not in INDEX_ASSETS))  # copied to site/assets/ (+ what model pages load)
 RECORDS_DOC = "EXPERIMENTS"
 AUTO_HEADLINE_NUMBERS = 4
 
@@ -177,7 +177,7 @@ def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], 
         if is_model_report(exp):
             files[page_path(exp_id)] = render_model_page(
                 env, exp.doc, exp_id=exp_id, title=exp.title, root="/results", prefix="../", back="../index.html#reports",
-                source=f"experiments/{exp_id}/result.json").encode("utf-8")
+                source=f"experiments/{exp_id}/result.json", rules="../index.html#doc=rules/").encode("utf-8")
     return SiteBuild(files=files, figures=len(fig.emitted), warnings=warnings, page=page, records=embedded)
 
 

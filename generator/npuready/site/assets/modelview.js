@@ -1,6 +1,7 @@
 /* npuready model page: graph view (dagre layout in a Blob-URL worker), placement colours, lint badges,
-   cycles heat, target switcher, per-layer table (sortable, CSV) — all rendered on demand from the one
-   embedded result JSON. Every number is a drill-down button (data-exp + data-path), as on the site. */
+   cycles heat, target switcher, scopes expanded and collapsed — all rendered on demand from the one embedded
+   result JSON; the node side panel (nodepanel.js), per-layer table (layertable.js), search and SVG export
+   (graphtools.js) get this file's context. Every number is a drill-down button (data-exp + data-path). */
 (function () {
   "use strict";
   var app = document.getElementById("model-app");
@@ -16,8 +17,8 @@
   function dict() { return Object.create(null); }
   var byName = dict();
   nodes.forEach(function (n) { byName[n.name] = n.id; });
-  var state = {target: targets[0], colour: "placement", expanded: dict(), selected: null, layout: null,
-               sort: {key: null, dir: 1}, view: {x: 0, y: 0, k: 1}};
+  var state = {target: targets[0], colour: "placement", expanded: dict(), selected: null, selectedNode: null, layout: null,
+               view: {x: 0, y: 0, k: 1}, matches: dict(), matchCurrent: null};
 
   function esc(t) { return String(t).replace(/~/g, "~0").replace(/\//g, "~1"); }
   function ptr() { return R + "/" + Array.prototype.map.call(arguments, esc).join("/"); }
@@ -177,6 +178,11 @@
   var status = document.getElementById("graph-status");
   var root = svg("svg", {"class": "graph-svg", width: "100%", height: "100%"});
   var vp = svg("g", {"class": "viewport"});
+  var defs = svg("defs"), arrow = svg("marker", {id: "graph-arrow", viewBox: "0 0 8 8", refX: "8", refY: "4",
+    markerWidth: "7", markerHeight: "7", orient: "auto-start-reverse"});
+  arrow.appendChild(svg("path", {d: "M0,0 L8,4 L0,8 z", "class": "arrow-head"}));
+  defs.appendChild(arrow);
+  root.appendChild(defs);
   root.appendChild(vp);
   host.appendChild(root);
   var current = null;
@@ -213,7 +219,10 @@
       });
       if (Object.keys(cats).length > 1) { delete cats.folded; }  /* a scope's folded constants do not make it mixed */
       var cat = Object.keys(cats).length === 1 ? Object.keys(cats)[0] : "mixed";
-      g.setAttribute("class", "gnode cat-" + cat + (g.dataset.unit === state.selected ? " selected" : ""));
+      var hit = u.members.some(function (i) { return state.matches[i]; });
+      var here = state.matchCurrent !== null && u.members.indexOf(state.matchCurrent) >= 0;
+      g.setAttribute("class", "gnode cat-" + cat + (g.dataset.unit === state.selected ? " selected" : "") +
+        (hit ? " match" : "") + (here ? " match-current" : ""));
       box.style.fill = state.colour === "cycles" ? heat(sums[g.dataset.unit], max) : "";
       g.dataset.cycles = sums[g.dataset.unit];
       var badge = g.querySelector("g.badge");
@@ -243,7 +252,7 @@
       vp.textContent = "";
       var eg = svg("g", {"class": "edges"});
       lay.edges.forEach(function (e) {
-        eg.appendChild(svg("polyline", {points: e[2].map(function (p) { return p.x + "," + p.y; }).join(" ")}));
+        eg.appendChild(svg("polyline", {points: e[2].map(function (p) { return p.x + "," + p.y; }).join(" "), "marker-end": "url(#graph-arrow)"}));
       });
       vp.appendChild(eg);
       var ng = svg("g", {"class": "nodes"});
@@ -303,37 +312,34 @@
     state.view.k = k; applyView();
   }, {passive: false});
 
-  /* ---------- selection: the node's records and their JSON paths ---------- */
-  var info = document.getElementById("node-info");
+  /* ---------- selection: the node's side panel (nodepanel.js); its records open in the JSON dialog ---------- */
   function select(i) {
-    var n = nodes[i], t = state.target, rec = records(t);
-    var unit = unitOf(n);
-    state.selected = unit;
+    state.selectedNode = i;
+    state.selected = unitOf(nodes[i]);
     paint();
-    info.textContent = "";
-    info.appendChild(el("h3", {}, n.name || "(unnamed " + n.op_type + ")"));
-    var ul = el("ul", {"class": "node-records"});
-    function item(what, path, extra) {
-      var li = el("li");
-      li.appendChild(raw(path, what));
-      li.appendChild(el("code", {}, " " + path));
-      if (extra) { li.appendChild(document.createTextNode(" " + extra)); }
-      ul.appendChild(li);
+    parts.panel.show(i);
+  }
+
+  /* the expanded scopes a node sits in, outermost first (each one can be collapsed again) */
+  function expandedScopes(i) {
+    var s = scope[i], out = [];
+    for (var d = depth; depth && d <= s.length; d++) {
+      var key = s.slice(0, d).join("/");
+      if (state.expanded[key]) { out.push(key); } else { break; }
     }
-    item("graph node", ptr("graph", "nodes", i), n.op_type);
-    if (rec.place[n.name] !== undefined) {
-      var p = res.partition.targets[t].placements[rec.place[n.name]];
-      item("placement", ptr("partition", "targets", t, "placements", rec.place[n.name]), p.device + " — " + p.reason);
-    }
-    if (rec.cost[n.name] !== undefined) {
-      item("cost row", ptr("cost", "targets", t, "layers", rec.cost[n.name]), fmt(res.cost.targets[t].layers[rec.cost[n.name]].cycles) + " cycles (simulated)");
-    }
-    (rec.findings[n.name] || []).forEach(function (k) {
-      var f = res.lint.targets[t].findings[k];
-      item("finding " + f.rule, ptr("lint", "targets", t, "findings", k), f.severity + " — " + f.title);
+    return out;
+  }
+  function collapse(key) {  /* the scope and every scope inside it */
+    Object.keys(state.expanded).forEach(function (k) { if (k === key || k.indexOf(key + "/") === 0) { delete state.expanded[k]; } });
+    return draw().then(function () {
+      if (state.layout.nodes["g:" + key]) { centre("g:" + key); }
+      if (state.selectedNode !== null) { select(state.selectedNode); }
     });
-    info.appendChild(ul);
-    window.npuready.openRaw(exp, ptr("graph", "nodes", i));
+  }
+  function expandAll(on) {
+    state.expanded = dict();
+    if (on) { nodes.forEach(function (n) { expandTo(n); }); }
+    return draw().then(fit);
   }
 
   root.addEventListener("click", function (e) {
@@ -353,84 +359,24 @@
 
   function reveal(i) {
     var n = nodes[i], go = function () { centre(unitOf(n)); select(i); };
-    if (unitOf(n).charAt(0) === "g") { expandTo(n); draw().then(go); } else { go(); }
+    if (unitOf(n).charAt(0) === "g") { expandTo(n); return draw().then(go); }
+    go();
+    return Promise.resolve();
   }
 
-  /* ---------- per-layer table ---------- */
-  var COLUMNS = [["node", "Node"], ["op_type", "Operator"], ["device", "Runs on"], ["macs", "MACs"],
-    ["cycles", "Cycles (simulated)"], ["compute_cycles", "Compute cycles"], ["memory_cycles", "Memory cycles"],
-    ["bound", "Bound by"], ["utilisation", "Utilisation"], ["dram_bytes", "DRAM bytes"], ["sram_bytes", "SRAM bytes"]];
-  var PAGE_ROWS = 200;
-  var table = document.getElementById("layer-table"), filter = document.getElementById("layer-filter");
-  var more = document.getElementById("layer-more"), limit = PAGE_ROWS;
-  function shownRows() {
-    var cost = res.cost && res.cost.targets[state.target];
-    if (!cost) { return []; }
-    var q = filter.value.toLowerCase();
-    var rows = cost.layers.map(function (l, k) { return {k: k, l: l}; }).filter(function (r) {
-      return !q || (r.l.node + " " + r.l.op_type + " " + r.l.device).toLowerCase().indexOf(q) >= 0;
-    });
-    var s = state.sort;
-    if (s.key) {
-      rows.sort(function (a, b) {
-        var x = a.l[s.key], y = b.l[s.key];
-        return (x < y ? -1 : x > y ? 1 : a.k - b.k) * s.dir;
-      });
-    }
-    return rows;
-  }
-  function drawTable() {
-    table.textContent = "";
-    var head = el("tr");
-    COLUMNS.forEach(function (c) {
-      var th = el("th", {"data-key": c[0], "aria-sort": state.sort.key === c[0] ? (state.sort.dir > 0 ? "ascending" : "descending") : "none"});
-      th.appendChild(el("button", {"class": "sort", type: "button"}, c[1]));
-      head.appendChild(th);
-    });
-    var thead = el("thead"); thead.appendChild(head); table.appendChild(thead);
-    var body = el("tbody"), rows = shownRows();
-    more.hidden = rows.length <= limit;
-    more.textContent = "show " + Math.min(PAGE_ROWS, rows.length - limit) + " more of " + rows.length + " rows";
-    rows.slice(0, limit).forEach(function (r) {
-      var tr = el("tr", {"data-node": r.l.node});
-      COLUMNS.forEach(function (c) {
-        var td = el("td"), v = r.l[c[0]];
-        if (c[0] === "node") {
-          td.appendChild(el("button", {"class": "node-link", type: "button", title: "show in the graph"}, v));
-        } else if (typeof v === "number") {
-          td.appendChild(num(ptr("cost", "targets", state.target, "layers", r.k, c[0]), v));
-        } else { td.textContent = v; }
-        tr.appendChild(td);
-      });
-      body.appendChild(tr);
-    });
-    table.appendChild(body);
-  }
-  table.addEventListener("click", function (e) {
-    var th = e.target.closest("th");
-    if (th) {
-      var k = th.dataset.key;
-      state.sort = {key: k, dir: state.sort.key === k ? -state.sort.dir : (k === "node" || k === "op_type" ? 1 : -1)};
-      drawTable();
-      return;
-    }
-    var b = e.target.closest("button.node-link");
-    if (b) {
-      var i = byName[b.textContent];
-      if (i !== undefined) { host.scrollIntoView({block: "start"}); reveal(i); }
-    }
-  });
-  filter.addEventListener("input", function () { limit = PAGE_ROWS; drawTable(); });
-  more.addEventListener("click", function () { limit += PAGE_ROWS; drawTable(); });
-  document.getElementById("layer-csv").addEventListener("click", function () {
-    function q(v) { v = String(v); return /[",\n]/.test(v) ? '"' + v.replace(/"/g, '""') + '"' : v; }
-    var lines = [COLUMNS.map(function (c) { return q(c[1]); }).join(",")];
-    shownRows().forEach(function (r) { lines.push(COLUMNS.map(function (c) { return q(r.l[c[0]]); }).join(",")); });
-    var url = URL.createObjectURL(new Blob([lines.join("\n") + "\n"], {type: "text/csv"}));
-    var a = el("a", {href: url, download: exp + "." + state.target + ".layers.csv"});
+  function download(text, type, name) {
+    var url = URL.createObjectURL(new Blob([text], {type: type}));
+    var a = el("a", {href: url, download: name});
     document.body.appendChild(a); a.click(); a.remove();
     setTimeout(function () { URL.revokeObjectURL(url); }, 0);
-  });
+  }
+
+  /* ---------- the parts (nodepanel.js, layertable.js, graphtools.js) share this context ---------- */
+  var ctx = {app: app, exp: exp, res: res, nodes: nodes, edges: edges, byName: byName, state: state, host: host, root: root,
+             el: el, num: num, raw: raw, ptr: ptr, records: records, paint: paint, reveal: reveal, select: select,
+             collapse: collapse, expandedScopes: expandedScopes, download: download};
+  var made = window.npuready.modelParts || {};
+  var parts = {panel: made.panel(ctx), table: made.table(ctx), tools: made.tools(ctx)};
 
   /* ---------- summary + controls ---------- */
   function summary() {
@@ -456,11 +402,17 @@
   }
   var sel = document.getElementById("target-select");
   targets.forEach(function (t) { sel.appendChild(el("option", {value: t}, t)); });
-  sel.addEventListener("change", function () { state.target = sel.value; summary(); paint(); drawTable(); });
+  sel.addEventListener("change", function () {
+    state.target = sel.value;
+    summary(); paint(); parts.table.draw();
+    if (state.selectedNode !== null) { parts.panel.show(state.selectedNode); }  /* the panel follows the target */
+  });
   document.getElementById("colour-select").addEventListener("change", function (e) { state.colour = e.target.value; paint(); });
   document.getElementById("graph-fit").addEventListener("click", fit);
+  document.getElementById("graph-expand-all").addEventListener("click", function () { expandAll(true); });
+  document.getElementById("graph-collapse-all").addEventListener("click", function () { expandAll(false); });
 
   summary();
-  draw().then(function () { fit(); document.documentElement.dataset.graphReady = "1"; drawTable(); },
-    function (err) { status.textContent = "graph layout failed: " + err; console.error(err); drawTable(); });
+  draw().then(function () { fit(); document.documentElement.dataset.graphReady = "1"; parts.table.draw(); },
+    function (err) { status.textContent = "graph layout failed: " + err; console.error(err); parts.table.draw(); });
 })();
