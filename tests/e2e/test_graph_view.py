@@ -53,3 +53,97 @@ def test_nodes_named_like_object_prototype_keys_render_with_their_findings(page_
         assert box.locator("title").text_content() == name
         assert box.locator("g.badge text").text_content() == str(sum(f["node"] == name for f in findings))
     assert watch.errors == []
+
+
+def _scoped_chain(path: Path, blocks: int = 22, per_block: int = 20) -> Path:
+    """A chain of blocks*per_block Relu nodes named /blk.B/unit.U/Relu (more than 400: the view starts collapsed)."""
+    nodes, prev = [], "x"
+    for b in range(blocks):
+        for u in range(per_block):
+            out = "y" if (b, u) == (blocks - 1, per_block - 1) else f"/blk.{b}/unit.{u}/Relu_output_0"
+            nodes.append(helper.make_node("Relu", [prev], [out], name=f"/blk.{b}/unit.{u}/Relu"))
+            prev = out
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 4, 4])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4, 4, 4])])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+    return path
+
+
+def _boxes(page) -> list[str]:
+    return page.eval_on_selector_all("g.gnode", "gs => gs.map(g => g.dataset.unit)")
+
+
+def test_search_finds_a_tensor_inside_a_collapsed_scope_and_centres_it(page_and_watch, tmp_path):
+    page, watch = page_and_watch
+    result, url = _page(tmp_path, _scoped_chain(tmp_path / "chain.onnx"))
+    names = [n["name"] for n in result["graph"]["nodes"]]
+    _open(page, url)
+    assert sorted(_boxes(page)) == sorted([f"g:blk.{b}" for b in range(22)] + ["io:input:x", "io:output:y"])
+    page.fill("#graph-search", "blk.7/unit.3/relu_output")  # a tensor name, any case: its producer and consumer
+    assert page.inner_text("#graph-search-count") == "2 matches"
+    assert page.get_attribute('g.gnode[data-unit="g:blk.7"]', "class").endswith(" match")
+    page.press("#graph-search", "Enter")
+    target = names.index("/blk.7/unit.3/Relu")
+    box = page.locator(f'g.gnode[data-unit="n:{target}"]')
+    box.wait_for()
+    assert box.get_attribute("class") == "gnode cat-npu selected match match-current"
+    assert page.get_attribute(f'g.gnode[data-unit="n:{target + 1}"]', "class") == "gnode cat-npu match"
+    assert page.inner_text("#graph-search-count") == "1 of 2"
+    assert page.get_attribute("#node-info", "data-node") == str(target)
+    b, g = box.bounding_box(), page.locator("#graph").bounding_box()
+    assert abs(b["x"] + b["width"] / 2 - (g["x"] + g["width"] / 2)) < 2
+    assert abs(b["y"] + b["height"] / 2 - (g["y"] + g["height"] / 2)) < 2
+    hits = [n["id"] for n in result["graph"]["nodes"]
+            if "unit.19/relu" in "\n".join([n["name"], n["op_type"], *n["inputs"], *n["outputs"]]).lower()]
+    page.fill("#graph-search", "unit.19/Relu")  # every unit.19 node and the next block's first node (its input)
+    assert page.inner_text("#graph-search-count") == f"{len(hits)} matches" == "43 matches"
+    page.click("#graph-search-next")
+    page.click("#graph-search-next")
+    page.wait_for_selector(f'#node-info[data-node="{hits[1]}"]')
+    page.click("#graph-search-prev")
+    page.wait_for_selector(f'#node-info[data-node="{hits[0]}"]')
+    page.click("#graph-search-prev")  # wraps to the last
+    page.wait_for_selector(f'#node-info[data-node="{hits[-1]}"]')
+    assert page.inner_text("#graph-search-count") == "43 of 43"
+    assert watch.errors == []
+
+
+def test_an_expanded_scope_collapses_again(page_and_watch, tmp_path):
+    page, watch = page_and_watch
+    result, url = _page(tmp_path, _scoped_chain(tmp_path / "chain.onnx"))
+    names = [n["name"] for n in result["graph"]["nodes"]]
+    _open(page, url)
+    before = sorted(_boxes(page))
+    page.locator('g.gnode[data-unit="g:blk.3"]').dispatch_event("click")
+    first = names.index("/blk.3/unit.0/Relu")
+    page.locator(f'g.gnode[data-unit="n:{first}"]').wait_for()
+    assert len(_boxes(page)) == len(before) - 1 + 20
+    page.locator(f'g.gnode[data-unit="n:{first}"]').dispatch_event("click")
+    page.click('#node-info button.collapse-scope[data-scope="blk.3"]')
+    page.locator('g.gnode[data-unit="g:blk.3"]').wait_for()
+    assert sorted(_boxes(page)) == before
+    page.click("#graph-expand-all")
+    page.wait_for_function("document.querySelectorAll('g.gnode').length === 442")
+    page.click("#graph-collapse-all")
+    page.wait_for_function("document.querySelectorAll('g.gnode').length === 24")
+    assert sorted(_boxes(page)) == before and watch.errors == []
+
+
+def test_svg_export_is_valid_svg_with_the_drawn_boxes(page_and_watch, tmp_path):
+    import xml.etree.ElementTree as ET
+
+    page, watch = page_and_watch
+    result, url = _page(tmp_path, _convs(tmp_path / "proto.onnx", PROTO_NAMES))
+    _open(page, url)
+    drawn = len(_boxes(page))
+    with page.expect_download() as dl:
+        page.click("#graph-export-svg")
+    assert dl.value.suggested_filename == "report.edge-10.graph.svg"
+    root = ET.fromstring(Path(dl.value.path()).read_bytes())
+    svg = "{http://www.w3.org/2000/svg}"
+    assert root.tag == f"{svg}svg" and root.get("data-boxes") == str(drawn) == "5"
+    boxes = [g for g in root.iter(f"{svg}g") if "gnode" in g.get("class", "").split()]
+    assert len(boxes) == drawn
+    assert sorted(b.find(f"{svg}title").text for b in boxes) == sorted(["input:x", "output:y", *PROTO_NAMES])
+    assert len(list(root.iter(f"{svg}polyline"))) == 4 and ".graph-svg .gnode rect" in root.find(f"{svg}style").text
+    assert watch.errors == []

@@ -25,7 +25,7 @@
       state.matches = Object.create(null);
       matches.forEach(function (i) { state.matches[i] = true; });
       state.matchCurrent = null;
-      count.textContent = q ? (matches.length ? matches.length + " matches" : "no match") : "";
+      count.textContent = q ? (matches.length === 1 ? "1 match" : matches.length ? matches.length + " matches" : "no match") : "";
       ctx.paint();
     }
     function go(step) {
