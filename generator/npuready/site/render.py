@@ -15,7 +15,6 @@ from npuready.site.docs import DocPage, render_doc
 from npuready.site.embed import script_js, script_json
 from npuready.site.fmt import is_number
 from npuready.site.modelindex import excerpt, is_model_report, light_ids, model_rows, page_path
-from npuready.history.publish import HISTORY_SCRIPT
 from npuready.site.modelpage import PAGE_ASSETS, render_model_page
 from npuready.site.numbers import Figures, MissingSource
 from npuready.site.refs import expand, localize, pack
@@ -121,11 +120,11 @@ def _panel(env: jinja2.Environment, fig: Figures, exp: Experiment, warnings: lis
 
 
 def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], strict: bool = True,
-                history: bool = False) -> SiteBuild:
+                history_script: str = "") -> SiteBuild:
     """Render everything. ``strict``: a hand-designed view that cannot find its figures fails the build;
-    otherwise that experiment falls back to the generic view and a warning is returned. ``history``: the build
-    also writes ``history-data.js`` (``npuready site --history``), so the History view may load it; without it
-    the page never asks for that file and the view says it was not built."""
+    otherwise that experiment falls back to the generic view and a warning is returned. ``history_script``: the
+    history script this build also writes (``npuready site --history``: ``history-data.js``), which the History
+    view then loads; "" (the committed site): the page never asks for it and the view says it was not built."""
     env = environment()
     fig = Figures(experiments)
     warnings: list[str] = []
@@ -152,7 +151,7 @@ def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], 
     # docs/EXPERIMENTS.md is generated from the same JSON: on the site its drillable form is the records view.
     doc_pages: list[DocPage] = [render_doc(d) for name, d in sorted(docs.items()) if name != RECORDS_DOC]
     context = dict(
-        history_script=HISTORY_SCRIPT if history else "", fig=fig, experiments=dict(sorted(experiments.items())), views=views, panels=panels, records=records,
+        history_script=history_script, fig=fig, experiments=dict(sorted(experiments.items())), views=views, panels=panels, records=records,
         docs=doc_pages, hand={i for i, p in panels.items() if p.hand}, view_titles=VIEW_TITLES, view_blurbs=VIEW_BLURBS,
         known=KNOWN, models=models, model_targets=model_targets, light=light,
         model_pages={i: page_path(i) for i, e in experiments.items() if is_model_report(e)})
