@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
@@ -147,3 +149,21 @@ def test_svg_export_is_valid_svg_with_the_drawn_boxes(page_and_watch, tmp_path):
     assert sorted(b.find(f"{svg}title").text for b in boxes) == sorted(["input:x", "output:y", *PROTO_NAMES])
     assert len(list(root.iter(f"{svg}polyline"))) == 4 and ".graph-svg .gnode rect" in root.find(f"{svg}style").text
     assert watch.errors == []
+
+
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
+def test_report_page_with_a_node_panel_open_passes_axe(browser, tmp_path, screen):
+    from test_a11y import SCREENS, violations
+
+    result, url = _page(tmp_path, _convs(tmp_path / "proto.onnx", PROTO_NAMES))
+    context = browser.new_context(viewport=SCREENS[screen])
+    page = context.new_page()
+    try:
+        _open(page, url)
+        page.locator('g.gnode[data-unit="n:1"]').dispatch_event("click")
+        page.wait_for_selector('#node-info[data-node="1"]')
+        page.fill("#graph-search", "Conv")
+        bad = violations(page)
+        assert bad == [], bad
+    finally:
+        context.close()

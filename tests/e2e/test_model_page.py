@@ -52,7 +52,7 @@ def test_yolov8n_node_click_fills_the_side_panel_which_follows_the_target(page_a
                             f"/results/cost/targets/ethos-u55-128/layers/{k('ethos-u55-128')}"]
     want = res["cost"]["targets"]["ethos-u55-128"]["layers"][k("ethos-u55-128")]["cycles"]
     assert cycles().inner_text() == f"{want:,}"
-    page.locator("#node-info h3 button.raw").click()  # raw JSON stays a dialog
+    page.locator("#node-info h2 button.raw").click()  # raw JSON stays a dialog
     page.locator("dialog#raw").wait_for(state="visible")
     assert page.locator("#raw-exp").inner_text() == YOLO
     assert page.locator("#raw-path").inner_text() == f"/results/graph/nodes/{conv['id']}"

@@ -12,7 +12,7 @@
 
     function section(title, path, label) {
       var s = el("section", {"class": "np-section"});
-      var h = el("h4", {}, title + " ");
+      var h = el("h3", {}, title + " ");
       if (path) { h.appendChild(ctx.raw(path, label || "raw JSON")); }
       s.appendChild(h);
       return s;
@@ -110,7 +110,7 @@
         info.textContent = "";
         info.dataset.node = String(i);
         info.dataset.target = t;
-        var h = el("h3", {}, (n.name || "(unnamed " + n.op_type + ")") + " ");
+        var h = el("h2", {"class": "np-title"}, (n.name || "(unnamed " + n.op_type + ")") + " ");
         h.appendChild(ctx.raw(ctx.ptr("graph", "nodes", i), "raw JSON"));
         info.appendChild(h);
         info.appendChild(el("p", {"class": "np-sub"}, n.op_type + " · target " + t));
