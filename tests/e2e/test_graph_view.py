@@ -167,3 +167,27 @@ def test_report_page_with_a_node_panel_open_passes_axe(browser, tmp_path, screen
         assert bad == [], bad
     finally:
         context.close()
+
+
+def test_keyboard_walks_producers_and_consumers_and_buttons_zoom(page_and_watch, tmp_path):
+    page, watch = page_and_watch
+    result, url = _page(tmp_path, _convs(tmp_path / "proto.onnx", PROTO_NAMES))
+    _open(page, url)
+    active = lambda: page.evaluate("document.activeElement.dataset.unit")  # noqa: E731
+    page.focus('g.gnode[data-unit="io:input:x"]')
+    for want in ("n:0", "n:1", "n:2", "io:output:y"):
+        page.keyboard.press("ArrowDown")
+        assert active() == want
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    assert active() == "n:1"
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#node-info[data-node="1"]')
+    assert page.evaluate("document.activeElement.getAttribute('role')") == "button"
+    scale = lambda: float(page.get_attribute("g.viewport", "transform").split("scale(")[1].rstrip(")"))  # noqa: E731
+    k = scale()
+    page.click("#graph-zoom-in")
+    assert abs(scale() - min(4, k * 1.25)) < 1e-9
+    page.click("#graph-zoom-out")
+    assert abs(scale() - min(4, k * 1.25) * 0.8) < 1e-9
+    assert watch.errors == []

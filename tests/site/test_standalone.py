@@ -48,7 +48,8 @@ def test_page_keeps_to_its_size_budget():
 def test_no_inline_is_the_page_and_its_assets():
     files = standalone_files(REPORT, inline=False)
     assert sorted(files) == sorted(["report.html", *(f"assets/{n}" for n in PAGE_ASSETS)])
-    assert PAGE_ASSETS == ("site.css", "site.js", "drilldown.js", "layertable.js", "nodepanel.js", "graphtools.js", "modelview.js")
+    assert PAGE_ASSETS == ("site.css", "site.js", "drilldown.js", "layertable.js", "nodepanel.js", "graphtools.js",
+                           "graphkeys.js", "modelview.js")
     assert all(files[f"assets/{n}"] == asset(n) for n in PAGE_ASSETS)
     page = files["report.html"].decode()
     assert json.loads(_payload(page)) == REPORT

@@ -229,7 +229,7 @@
       if (badge) { badge.remove(); }
       if (nf) {
         var w = +box.getAttribute("width");
-        badge = svg("g", {"class": "badge sev-" + sev, transform: "translate(" + (w - 2) + ",-4)"});
+        badge = svg("g", {"class": "badge sev-" + sev, transform: "translate(" + (w - 2) + ",-4)", "aria-hidden": "true"});
         badge.appendChild(svg("circle", {r: 8}));
         var t = svg("text", {"text-anchor": "middle", dy: "3.5"});
         t.textContent = nf > 99 ? "99+" : String(nf);
@@ -268,6 +268,9 @@
         var u = current.units[id];
         title.textContent = u.io ? u.io : u.id.charAt(0) === "g" ? "scope " + u.id.slice(2) + ": " + u.members.length + " nodes (click to expand)" : nodes[u.members[0]].name;
         g.appendChild(title);
+        g.setAttribute("tabindex", "0");  /* keyboard: graphkeys.js walks producers/consumers, Enter opens */
+        g.setAttribute("role", u.io ? "img" : "button");
+
         ng.appendChild(g);
       });
       vp.appendChild(ng);
@@ -345,9 +348,11 @@
   root.addEventListener("click", function (e) {
     if (drag && drag.moved) { return; }
     var g = e.target.closest("g.gnode");
-    if (!g) { return; }
-    var u = current.units[g.dataset.unit];
-    if (u.io) { return; }
+    if (g) { activate(g.dataset.unit); }
+  });
+  function activate(id) {  /* a click or Enter on a box: a scope expands, a node opens its panel */
+    var u = current.units[id];
+    if (!u || u.io) { return; }
     if (u.id.charAt(0) === "g") {
       state.expanded[u.id.slice(2)] = true;
       var keep = state.view;
@@ -355,7 +360,12 @@
       return;
     }
     select(u.members[0]);
-  });
+  }
+  function zoomBy(f) {  /* about the middle of the view */
+    var w = host.clientWidth / 2, h = host.clientHeight / 2, k = Math.min(4, Math.max(0.02, state.view.k * f));
+    state.view = {k: k, x: w - (w - state.view.x) * k / state.view.k, y: h - (h - state.view.y) * k / state.view.k};
+    applyView();
+  }
 
   function reveal(i) {
     var n = nodes[i], go = function () { centre(unitOf(n)); select(i); };
@@ -374,9 +384,10 @@
   /* ---------- the parts (nodepanel.js, layertable.js, graphtools.js) share this context ---------- */
   var ctx = {app: app, exp: exp, res: res, nodes: nodes, edges: edges, byName: byName, state: state, host: host, root: root,
              el: el, num: num, raw: raw, ptr: ptr, records: records, paint: paint, reveal: reveal, select: select,
-             collapse: collapse, expandedScopes: expandedScopes, download: download};
+             collapse: collapse, expandedScopes: expandedScopes, download: download, activate: activate,
+             zoomBy: zoomBy, centre: centre, current: function () { return current; }};
   var made = window.npuready.modelParts || {};
-  var parts = {panel: made.panel(ctx), table: made.table(ctx), tools: made.tools(ctx)};
+  var parts = {panel: made.panel(ctx), table: made.table(ctx), tools: made.tools(ctx), keys: made.keys(ctx)};
 
   /* ---------- summary + controls ---------- */
   function summary() {
