@@ -110,3 +110,39 @@ def test_report_html_copied_alone_into_an_empty_folder_draws_the_graph(page_and_
     assert "need JavaScript" not in page.locator("main").inner_text()
     assert page.evaluate("getComputedStyle(document.querySelector('.graph-wrap')).display") == "grid"  # styled
     assert watch.errors == [] and [u for u in watch.requests if not u.startswith("blob:")] == [url]
+
+
+def _luminance(rgb: str) -> float:
+    def lin(c: float) -> float:
+        c /= 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (float(x) for x in rgb[rgb.index("(") + 1:rgb.index(")")].split(",")[:3])
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+
+
+def test_cycles_heat_bins_by_quantile_with_its_legend_and_readable_text(page_and_watch, site):
+    page, watch = page_and_watch
+    _open(page, (site / "models" / f"{YOLO}.html").as_uri())
+    page.select_option("#target-select", "ethos-u55-128")
+    page.select_option("#colour-select", "cycles")
+    assert page.is_visible("#heat-legend") and not page.is_visible("#placement-legend")
+    boxes = page.eval_on_selector_all("g.gnode:not(.io)", """gs => gs.map(g => ({c: +g.dataset.cycles,
+        fill: getComputedStyle(g.querySelector('rect')).fill, text: getComputedStyle(g.querySelector('text')).fill}))""")
+    hot = sorted(b["c"] for b in boxes if b["c"] > 0)
+    first = {}
+    for i, c in enumerate(hot):
+        first.setdefault(c, i)
+    fills = sorted({b["fill"] for b in boxes if b["c"] > 0}, key=lambda f: min(x["c"] for x in boxes if x["fill"] == f))
+    assert len(fills) == 6
+    for b in boxes:
+        if b["c"] > 0:
+            assert fills.index(b["fill"]) == min(5, first[b["c"]] * 6 // len(hot))
+    sizes = [sum(b["fill"] == f for b in boxes) for f in fills]
+    assert max(sizes) - min(sizes) <= len(hot) // 6  # quantiles: no bin holds most of the graph
+    for b in boxes:  # WCAG AA for the label on every fill
+        hi, lo = sorted((_luminance(b["fill"]), _luminance(b["text"])), reverse=True)
+        assert (hi + 0.05) / (lo + 0.05) >= 4.5
+    assert len(page.locator("#heat-legend .heat-bin").all()) == 7
+    page.select_option("#colour-select", "placement")
+    assert page.is_visible("#placement-legend") and not page.is_visible("#heat-legend")
+    assert watch.errors == []

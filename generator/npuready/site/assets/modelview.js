@@ -189,22 +189,16 @@
 
   function applyView() { vp.setAttribute("transform", "translate(" + state.view.x + "," + state.view.y + ") scale(" + state.view.k + ")"); }
 
-  function heat(c, max) {
-    if (!c || !max) { return "#f4f4f4"; }
-    var t = Math.log(1 + c) / Math.log(1 + max);
-    return "hsl(" + (50 - 50 * t) + ",95%," + (92 - 47 * t) + "%)";
-  }
-
   function paint() {
     if (!current) { return; }
     var rec = records(state.target);
-    var max = 0, sums = dict();
+    var sums = dict();
     current.order.forEach(function (id) {
       var u = current.units[id], s = 0;
       u.members.forEach(function (i) { s += cycles(rec, nodes[i].name); });
       sums[id] = s;
-      if (s > max) { max = s; }
     });
+    var heat = parts.heat.scale(current.order.filter(function (id) { return !current.units[id].io; }), sums, state.colour === "cycles");
     vp.querySelectorAll("g.gnode").forEach(function (g) {
       var u = current.units[g.dataset.unit];
       var box = g.querySelector("rect");
@@ -223,7 +217,9 @@
       var here = state.matchCurrent !== null && u.members.indexOf(state.matchCurrent) >= 0;
       g.setAttribute("class", "gnode cat-" + cat + (g.dataset.unit === state.selected ? " selected" : "") +
         (hit ? " match" : "") + (here ? " match-current" : ""));
-      box.style.fill = state.colour === "cycles" ? heat(sums[g.dataset.unit], max) : "";
+      var colour = heat[g.dataset.unit];
+      box.style.fill = colour ? colour.fill : "";
+      g.querySelector("text").style.fill = colour ? colour.text : "";
       g.dataset.cycles = sums[g.dataset.unit];
       var badge = g.querySelector("g.badge");
       if (badge) { badge.remove(); }
@@ -387,7 +383,7 @@
              collapse: collapse, expandedScopes: expandedScopes, download: download, activate: activate,
              zoomBy: zoomBy, centre: centre, current: function () { return current; }};
   var made = window.npuready.modelParts || {};
-  var parts = {panel: made.panel(ctx), table: made.table(ctx), tools: made.tools(ctx), keys: made.keys(ctx)};
+  var parts = {panel: made.panel(ctx), table: made.table(ctx), tools: made.tools(ctx), keys: made.keys(ctx), heat: made.heat(ctx)};
 
   /* ---------- summary + controls ---------- */
   function summary() {
