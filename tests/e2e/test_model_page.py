@@ -64,8 +64,15 @@ def test_layer_table_sorts_links_to_the_graph_and_downloads_what_is_shown(page_a
     page, watch = page_and_watch
     layers = json.loads((REPO / "experiments" / YOLO / "result.json").read_text())["results"]["cost"]["targets"]["edge-10"]["layers"]
     _open(page, (site / "models" / f"{YOLO}.html").as_uri())
+    shown = [r for r in layers if r["device"] != "folded"]  # folded nodes hidden by default
+    assert page.locator("#layer-table tbody tr").count() == min(200, len(shown))
+    assert page.get_attribute('#layer-table th[data-key="cycles"]', "aria-sort") == "descending"  # most cycles first
+    top = max(shown, key=lambda r: r["cycles"])  # ties keep the stored order
+    assert page.locator("#layer-table tbody tr").first.get_attribute("data-node") == top["node"]
     page.locator('#layer-table th[data-key="cycles"] button').click()
-    top = max(layers, key=lambda r: r["cycles"])  # descending first; ties keep the stored order
+    low = min(shown, key=lambda r: r["cycles"])
+    assert page.locator("#layer-table tbody tr").first.get_attribute("data-node") == low["node"]
+    page.locator('#layer-table th[data-key="cycles"] button').click()
     first = page.locator("#layer-table tbody tr").first
     assert first.get_attribute("data-node") == top["node"]
     first.locator("button.node-link").click()
@@ -77,7 +84,10 @@ def test_layer_table_sorts_links_to_the_graph_and_downloads_what_is_shown(page_a
         page.locator("#layer-csv").click()
     lines = Path(dl.value.path()).read_text().splitlines()
     assert lines[0].startswith("Node,Operator,Runs on,MACs,Cycles (simulated)")
-    assert len(lines) - 1 == sum("sigmoid" in (r["node"] + r["op_type"] + r["device"]).lower() for r in layers)
+    assert len(lines) - 1 == sum("sigmoid" in (r["node"] + r["op_type"] + r["device"]).lower() for r in shown)
+    page.check("#layer-folded")
+    assert page.locator("#layer-table tbody tr").count() == sum(
+        "sigmoid" in (r["node"] + r["op_type"] + r["device"]).lower() for r in layers)
     assert watch.errors == [] and watch.network == []
 
 
@@ -90,7 +100,8 @@ def test_standalone_report_page_opens_from_file(page_and_watch, tmp_path):
     assert page.locator("g.gnode").count() == result["graph"]["node_count"] + 2
     page.select_option("#target-select", "ethos-u55-128")
     page.select_option("#colour-select", "cycles")
-    assert page.locator("#layer-table tbody tr").count() == len(result["cost"]["targets"]["ethos-u55-128"]["layers"])
+    assert page.locator("#layer-table tbody tr").count() == sum(
+        r["device"] != "folded" for r in result["cost"]["targets"]["ethos-u55-128"]["layers"])
     assert watch.errors == [] and watch.network == [] and all(u.startswith(("file://", "blob:null/")) for u in watch.requests)
 
 
@@ -106,7 +117,8 @@ def test_report_html_copied_alone_into_an_empty_folder_draws_the_graph(page_and_
     _open(page, url)
     assert page.locator("g.gnode").count() == result["graph"]["node_count"] + 2
     assert page.locator("#graph-status").inner_text().startswith(f"{result['graph']['node_count'] + 2} boxes")
-    assert page.locator("#layer-table tbody tr").count() == len(result["cost"]["targets"]["edge-10"]["layers"])
+    assert page.locator("#layer-table tbody tr").count() == sum(
+        r["device"] != "folded" for r in result["cost"]["targets"]["edge-10"]["layers"])
     assert "need JavaScript" not in page.locator("main").inner_text()
     assert page.evaluate("getComputedStyle(document.querySelector('.graph-wrap')).display") == "grid"  # styled
     assert watch.errors == [] and [u for u in watch.requests if not u.startswith("blob:")] == [url]

@@ -1,5 +1,6 @@
-/* npuready model page, per-layer table: the cost rows of the target the switcher shows, sortable by any column,
-   filtered, paged, each node linked to the graph, the rows shown downloadable as CSV. Used by modelview.js (ctx). */
+/* npuready model page, per-layer table: the cost rows of the target the switcher shows, most cycles first (any
+   column sorts), folded nodes (known before inference, 0 cycles) hidden unless asked for, filtered, paged, each
+   node linked to the graph, the rows shown downloadable as CSV. Used by modelview.js (ctx). */
 (function () {
   "use strict";
   var npr = window.npuready;
@@ -9,7 +10,8 @@
       ["cycles", "Cycles (simulated)"], ["compute_cycles", "Compute cycles"], ["memory_cycles", "Memory cycles"],
       ["bound", "Bound by"], ["utilisation", "Utilisation"], ["dram_bytes", "DRAM bytes"], ["sram_bytes", "SRAM bytes"]];
     var PAGE_ROWS = 200;
-    var el = ctx.el, res = ctx.res, state = ctx.state, sort = {key: null, dir: 1};
+    var el = ctx.el, res = ctx.res, state = ctx.state, sort = {key: "cycles", dir: -1};
+    var folded = document.getElementById("layer-folded");
     var table = document.getElementById("layer-table"), filter = document.getElementById("layer-filter");
     var more = document.getElementById("layer-more"), limit = PAGE_ROWS;
 
@@ -18,6 +20,7 @@
       if (!cost) { return []; }
       var q = filter.value.toLowerCase();
       var rows = cost.layers.map(function (l, k) { return {k: k, l: l}; }).filter(function (r) {
+        if (r.l.device === "folded" && !folded.checked) { return false; }
         return !q || (r.l.node + " " + r.l.op_type + " " + r.l.device).toLowerCase().indexOf(q) >= 0;
       });
       if (sort.key) {
@@ -70,6 +73,7 @@
       }
     });
     filter.addEventListener("input", function () { limit = PAGE_ROWS; draw(); });
+    folded.addEventListener("change", function () { limit = PAGE_ROWS; draw(); });
     more.addEventListener("click", function () { limit += PAGE_ROWS; draw(); });
     document.getElementById("layer-csv").addEventListener("click", function () {
       function q(v) { v = String(v); return /[",\n]/.test(v) ? '"' + v.replace(/"/g, '""') + '"' : v; }
