@@ -264,7 +264,7 @@
         var u = current.units[id];
         title.textContent = u.io ? u.io : u.id.charAt(0) === "g" ? "scope " + u.id.slice(2) + ": " + u.members.length + " nodes (click to expand)" : nodes[u.members[0]].name;
         g.appendChild(title);
-        g.setAttribute("tabindex", "0");  /* keyboard: graphkeys.js walks producers/consumers, Enter opens */
+        g.setAttribute("tabindex", "0");  /* keyboard: graphnav.js walks producers/consumers, Enter opens */
         g.setAttribute("role", u.io ? "img" : "button");
 
         ng.appendChild(g);
@@ -291,25 +291,6 @@
     state.view = {k: k, x: host.clientWidth / 2 - p[0] * k, y: host.clientHeight / 2 - p[1] * k};
     applyView();
   }
-
-  /* pan / zoom */
-  var drag = null;
-  root.addEventListener("pointerdown", function (e) { drag = {x: e.clientX, y: e.clientY, vx: state.view.x, vy: state.view.y, moved: false}; });
-  window.addEventListener("pointermove", function (e) {
-    if (!drag) { return; }
-    var dx = e.clientX - drag.x, dy = e.clientY - drag.y;
-    if (Math.abs(dx) + Math.abs(dy) > 3) { drag.moved = true; }
-    state.view.x = drag.vx + dx; state.view.y = drag.vy + dy; applyView();
-  });
-  window.addEventListener("pointerup", function () { setTimeout(function () { drag = null; }, 0); });
-  root.addEventListener("wheel", function (e) {
-    e.preventDefault();
-    var r = root.getBoundingClientRect(), mx = e.clientX - r.left, my = e.clientY - r.top;
-    var f = Math.exp(-e.deltaY * 0.0015), k = Math.min(4, Math.max(0.02, state.view.k * f));
-    state.view.x = mx - (mx - state.view.x) * k / state.view.k;
-    state.view.y = my - (my - state.view.y) * k / state.view.k;
-    state.view.k = k; applyView();
-  }, {passive: false});
 
   /* ---------- selection: the node's side panel (nodepanel.js); its records open in the JSON dialog ---------- */
   function select(i) {
@@ -342,7 +323,7 @@
   }
 
   root.addEventListener("click", function (e) {
-    if (drag && drag.moved) { return; }
+    if (parts.nav.dragged()) { return; }
     var g = e.target.closest("g.gnode");
     if (g) { activate(g.dataset.unit); }
   });
@@ -357,9 +338,10 @@
     }
     select(u.members[0]);
   }
-  function zoomBy(f) {  /* about the middle of the view */
-    var w = host.clientWidth / 2, h = host.clientHeight / 2, k = Math.min(4, Math.max(0.02, state.view.k * f));
-    state.view = {k: k, x: w - (w - state.view.x) * k / state.view.k, y: h - (h - state.view.y) * k / state.view.k};
+  function zoomAt(f, mx, my) {  /* zoom by f about (mx, my) in the graph's box (its middle when not given) */
+    if (mx === undefined) { mx = host.clientWidth / 2; my = host.clientHeight / 2; }
+    var k = Math.min(4, Math.max(0.02, state.view.k * f));
+    state.view = {k: k, x: mx - (mx - state.view.x) * k / state.view.k, y: my - (my - state.view.y) * k / state.view.k};
     applyView();
   }
 
@@ -381,9 +363,9 @@
   var ctx = {app: app, exp: exp, res: res, nodes: nodes, edges: edges, byName: byName, state: state, host: host, root: root,
              el: el, num: num, raw: raw, ptr: ptr, records: records, paint: paint, reveal: reveal, select: select,
              collapse: collapse, expandedScopes: expandedScopes, download: download, activate: activate,
-             zoomBy: zoomBy, centre: centre, current: function () { return current; }};
+             zoomAt: zoomAt, applyView: applyView, centre: centre, current: function () { return current; }};
   var made = window.npuready.modelParts || {};
-  var parts = {panel: made.panel(ctx), table: made.table(ctx), tools: made.tools(ctx), keys: made.keys(ctx), heat: made.heat(ctx)};
+  var parts = {panel: made.panel(ctx), table: made.table(ctx), tools: made.tools(ctx), nav: made.nav(ctx), heat: made.heat(ctx)};
 
   /* ---------- summary + controls ---------- */
   function summary() {

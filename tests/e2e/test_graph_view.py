@@ -191,3 +191,28 @@ def test_keyboard_walks_producers_and_consumers_and_buttons_zoom(page_and_watch,
     page.click("#graph-zoom-out")
     assert abs(scale() - min(4, k * 1.25) * 0.8) < 1e-9
     assert watch.errors == []
+
+
+def test_phone_puts_the_graph_above_the_panel_and_pinch_zooms(browser, tmp_path):
+    result, url = _page(tmp_path, _convs(tmp_path / "proto.onnx", PROTO_NAMES))
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    try:
+        _open(page, url)
+        g, panel = page.locator("#graph").bounding_box(), page.locator("#node-info").bounding_box()
+        assert g["width"] >= 330 and panel["y"] >= g["y"] + g["height"]
+        scale = lambda: float(page.get_attribute("g.viewport", "transform").split("scale(")[1].rstrip(")"))  # noqa: E731
+        k = scale()
+        page.evaluate("""() => {
+            const svg = document.querySelector('svg.graph-svg'), r = svg.getBoundingClientRect();
+            const ev = (type, id, x) => new PointerEvent(type, {pointerId: id, clientX: r.left + x, clientY: r.top + 100,
+                                                               bubbles: true, pointerType: 'touch'});
+            svg.dispatchEvent(ev('pointerdown', 1, 100));
+            svg.dispatchEvent(ev('pointerdown', 2, 150));
+            window.dispatchEvent(ev('pointermove', 2, 200));  /* fingers 50 px apart, then 100 px */
+            window.dispatchEvent(ev('pointerup', 1, 100));
+            window.dispatchEvent(ev('pointerup', 2, 200));
+        }""")
+        assert abs(scale() - min(4, 2 * k)) < 1e-9
+    finally:
+        context.close()
