@@ -1,5 +1,5 @@
 /* npuready model page, per-layer table: the cost rows of the target the switcher shows, most cycles first (any
-   column sorts), folded nodes (known before inference, 0 cycles) hidden unless asked for, filtered, paged, each
+   column sorts), folded nodes (known before inference: no cycles) hidden unless asked for, filtered, paged, each
    node linked to the graph, the rows shown downloadable as CSV. Used by modelview.js (ctx). */
 (function () {
   "use strict";
