@@ -158,3 +158,26 @@ def test_cycles_heat_bins_by_quantile_with_its_legend_and_readable_text(page_and
     page.select_option("#colour-select", "placement")
     assert page.is_visible("#placement-legend") and not page.is_visible("#heat-legend")
     assert watch.errors == []
+
+
+def test_panel_lists_a_nodes_findings_with_severity_and_rule_page(page_and_watch, site):
+    page, watch = page_and_watch
+    res = json.loads((REPO / "experiments" / YOLO / "result.json").read_text())["results"]
+    findings = res["lint"]["targets"]["edge-10"]["findings"]
+    ids = {n["name"]: n["id"] for n in res["graph"]["nodes"]}
+    name = next(f["node"] for f in findings if f["node"] in ids)
+    mine = [f for f in findings if f["node"] == name]
+    _open(page, (site / "models" / f"{YOLO}.html").as_uri())
+    page.locator(f'g.gnode[data-unit="n:{ids[name]}"]').dispatch_event("click")
+    page.wait_for_selector(f'#node-info[data-node="{ids[name]}"]')
+    items = page.locator("#node-info li.np-finding")
+    assert items.count() == len(mine)
+    for k, f in enumerate(mine):
+        assert items.nth(k).locator("span.sev").inner_text() == f["severity"]
+        assert items.nth(k).locator("a.rule").get_attribute("href") == f"../index.html#doc=rules/{f['rule']}"
+        assert items.nth(k).locator("p.np-message").inner_text() == f["message"]
+    items.first.locator("a.rule").click()
+    page.wait_for_url(f"**/index.html#doc=rules/{mine[0]['rule']}")
+    page.wait_for_function("r => { const a = document.querySelector('article.doc[data-doc=\"rules/' + r + '\"]'); return a && !a.hidden; }",
+                           arg=mine[0]["rule"])
+    assert watch.errors == [] and watch.network == []
