@@ -1,6 +1,7 @@
 /* npuready model page: graph view (dagre layout in a Blob-URL worker), placement colours, lint badges,
-   cycles heat, target switcher, per-layer table (sortable, CSV) — all rendered on demand from the one
-   embedded result JSON. Every number is a drill-down button (data-exp + data-path), as on the site. */
+   cycles heat, target switcher, scopes expanded and collapsed — all rendered on demand from the one embedded
+   result JSON; the node side panel (nodepanel.js), per-layer table (layertable.js), search and SVG export
+   (graphtools.js) get this file's context. Every number is a drill-down button (data-exp + data-path). */
 (function () {
   "use strict";
   var app = document.getElementById("model-app");
@@ -12,10 +13,12 @@
   var res = R ? doc.results : doc;
   var nodes = res.graph.nodes, edges = res.graph.edges;
   var targets = (res.model && res.model.targets) || [];
-  var byName = {};
+  /* maps keyed by node, scope or tensor names (any string, "constructor" and "__proto__" too) have no prototype */
+  function dict() { return Object.create(null); }
+  var byName = dict();
   nodes.forEach(function (n) { byName[n.name] = n.id; });
-  var state = {target: targets[0], colour: "placement", expanded: {}, selected: null, layout: null,
-               sort: {key: null, dir: 1}, view: {x: 0, y: 0, k: 1}};
+  var state = {target: targets[0], colour: "placement", expanded: dict(), selected: null, selectedNode: null, layout: null,
+               view: {x: 0, y: 0, k: 1}, matches: dict(), matchCurrent: null};
 
   function esc(t) { return String(t).replace(/~/g, "~0").replace(/\//g, "~1"); }
   function ptr() { return R + "/" + Array.prototype.map.call(arguments, esc).join("/"); }
@@ -39,7 +42,7 @@
 
   /* ---------- per-target records, indexed by node name ---------- */
   function records(t) {
-    var out = {place: {}, seg: {}, cost: {}, findings: {}, sev: {}};
+    var out = {place: dict(), seg: dict(), cost: dict(), findings: dict(), sev: dict()};
     var part = res.partition && res.partition.targets[t];
     if (part) {
       part.placements.forEach(function (p, i) { out.place[p.node] = i; });
@@ -76,7 +79,7 @@
 
   /* ---------- collapse by scope (ONNX names like /blocks.3/attn/qkv/MatMul), expand level by level ---------- */
   function scopeOf(name) { return name.split("/").filter(Boolean).slice(0, -1); }
-  var consumers = {};
+  var consumers = dict();
   edges.forEach(function (e) {
     if (typeof e.from === "number" && typeof e.to === "number") { (consumers[e.from] = consumers[e.from] || []).push(e.to); }
   });
@@ -88,13 +91,13 @@
   var depth = 0;
   if (nodes.length > COLLAPSE_AT) {
     for (var d = 1; d < 8; d++) {
-      var keys = {};
+      var keys = dict();
       nodes.forEach(function (n) { var s = scope[n.id]; keys[s.length >= d ? s.slice(0, d).join("/") : "n" + n.id] = 1; });
       if (Object.keys(keys).length > MAX_UNITS) { break; }
       depth = d;
     }
   }
-  var unitMap = {};
+  var unitMap = dict();
   function rawUnit(n) {
     var s = scope[n.id];
     for (var d = depth; depth && s.length >= d; d++) {
@@ -108,8 +111,8 @@
   function endpoint(x) { return typeof x === "number" ? unitOf(nodes[x]) : "io:" + x; }
 
   function units() {
-    var u = {}, order = [];
-    unitMap = {};
+    var u = dict(), order = [];
+    unitMap = dict();
     nodes.forEach(function (n) {
       var id = rawUnit(n);
       if (!u[id]) { u[id] = {id: id, members: []}; order.push(id); }
@@ -129,7 +132,7 @@
         if (typeof x !== "number" && !u["io:" + x]) { u["io:" + x] = {id: "io:" + x, members: [], io: x}; order.push("io:" + x); }
       });
     });
-    var seen = {}, es = [];
+    var seen = dict(), es = [];
     edges.forEach(function (e) {
       var a = endpoint(e.from), b = endpoint(e.to), k = a + "\u0000" + b;
       if (a !== b && !seen[k]) { seen[k] = 1; es.push([a, b]); }
@@ -175,28 +178,27 @@
   var status = document.getElementById("graph-status");
   var root = svg("svg", {"class": "graph-svg", width: "100%", height: "100%"});
   var vp = svg("g", {"class": "viewport"});
+  var defs = svg("defs"), arrow = svg("marker", {id: "graph-arrow", viewBox: "0 0 8 8", refX: "8", refY: "4",
+    markerWidth: "7", markerHeight: "7", orient: "auto-start-reverse"});
+  arrow.appendChild(svg("path", {d: "M0,0 L8,4 L0,8 z", "class": "arrow-head"}));
+  defs.appendChild(arrow);
+  root.appendChild(defs);
   root.appendChild(vp);
   host.appendChild(root);
   var current = null;
 
   function applyView() { vp.setAttribute("transform", "translate(" + state.view.x + "," + state.view.y + ") scale(" + state.view.k + ")"); }
 
-  function heat(c, max) {
-    if (!c || !max) { return "#f4f4f4"; }
-    var t = Math.log(1 + c) / Math.log(1 + max);
-    return "hsl(" + (50 - 50 * t) + ",95%," + (92 - 47 * t) + "%)";
-  }
-
   function paint() {
     if (!current) { return; }
     var rec = records(state.target);
-    var max = 0, sums = {};
+    var sums = dict();
     current.order.forEach(function (id) {
       var u = current.units[id], s = 0;
       u.members.forEach(function (i) { s += cycles(rec, nodes[i].name); });
       sums[id] = s;
-      if (s > max) { max = s; }
     });
+    var heat = parts.heat.scale(current.order.filter(function (id) { return !current.units[id].io; }), sums, state.colour === "cycles");
     vp.querySelectorAll("g.gnode").forEach(function (g) {
       var u = current.units[g.dataset.unit];
       var box = g.querySelector("rect");
@@ -211,14 +213,19 @@
       });
       if (Object.keys(cats).length > 1) { delete cats.folded; }  /* a scope's folded constants do not make it mixed */
       var cat = Object.keys(cats).length === 1 ? Object.keys(cats)[0] : "mixed";
-      g.setAttribute("class", "gnode cat-" + cat + (g.dataset.unit === state.selected ? " selected" : ""));
-      box.style.fill = state.colour === "cycles" ? heat(sums[g.dataset.unit], max) : "";
+      var hit = u.members.some(function (i) { return state.matches[i]; });
+      var here = state.matchCurrent !== null && u.members.indexOf(state.matchCurrent) >= 0;
+      g.setAttribute("class", "gnode cat-" + cat + (g.dataset.unit === state.selected ? " selected" : "") +
+        (hit ? " match" : "") + (here ? " match-current" : ""));
+      var colour = heat[g.dataset.unit];
+      box.style.fill = colour ? colour.fill : "";
+      g.querySelector("text").style.fill = colour ? colour.text : "";
       g.dataset.cycles = sums[g.dataset.unit];
       var badge = g.querySelector("g.badge");
       if (badge) { badge.remove(); }
       if (nf) {
         var w = +box.getAttribute("width");
-        badge = svg("g", {"class": "badge sev-" + sev, transform: "translate(" + (w - 2) + ",-4)"});
+        badge = svg("g", {"class": "badge sev-" + sev, transform: "translate(" + (w - 2) + ",-4)", "aria-hidden": "true"});
         badge.appendChild(svg("circle", {r: 8}));
         var t = svg("text", {"text-anchor": "middle", dy: "3.5"});
         t.textContent = nf > 99 ? "99+" : String(nf);
@@ -241,7 +248,7 @@
       vp.textContent = "";
       var eg = svg("g", {"class": "edges"});
       lay.edges.forEach(function (e) {
-        eg.appendChild(svg("polyline", {points: e[2].map(function (p) { return p.x + "," + p.y; }).join(" ")}));
+        eg.appendChild(svg("polyline", {points: e[2].map(function (p) { return p.x + "," + p.y; }).join(" "), "marker-end": "url(#graph-arrow)"}));
       });
       vp.appendChild(eg);
       var ng = svg("g", {"class": "nodes"});
@@ -257,6 +264,9 @@
         var u = current.units[id];
         title.textContent = u.io ? u.io : u.id.charAt(0) === "g" ? "scope " + u.id.slice(2) + ": " + u.members.length + " nodes (click to expand)" : nodes[u.members[0]].name;
         g.appendChild(title);
+        g.setAttribute("tabindex", "0");  /* keyboard: graphnav.js walks producers/consumers, Enter opens */
+        g.setAttribute("role", u.io ? "img" : "button");
+
         ng.appendChild(g);
       });
       vp.appendChild(ng);
@@ -282,64 +292,44 @@
     applyView();
   }
 
-  /* pan / zoom */
-  var drag = null;
-  root.addEventListener("pointerdown", function (e) { drag = {x: e.clientX, y: e.clientY, vx: state.view.x, vy: state.view.y, moved: false}; });
-  window.addEventListener("pointermove", function (e) {
-    if (!drag) { return; }
-    var dx = e.clientX - drag.x, dy = e.clientY - drag.y;
-    if (Math.abs(dx) + Math.abs(dy) > 3) { drag.moved = true; }
-    state.view.x = drag.vx + dx; state.view.y = drag.vy + dy; applyView();
-  });
-  window.addEventListener("pointerup", function () { setTimeout(function () { drag = null; }, 0); });
-  root.addEventListener("wheel", function (e) {
-    e.preventDefault();
-    var r = root.getBoundingClientRect(), mx = e.clientX - r.left, my = e.clientY - r.top;
-    var f = Math.exp(-e.deltaY * 0.0015), k = Math.min(4, Math.max(0.02, state.view.k * f));
-    state.view.x = mx - (mx - state.view.x) * k / state.view.k;
-    state.view.y = my - (my - state.view.y) * k / state.view.k;
-    state.view.k = k; applyView();
-  }, {passive: false});
-
-  /* ---------- selection: the node's records and their JSON paths ---------- */
-  var info = document.getElementById("node-info");
+  /* ---------- selection: the node's side panel (nodepanel.js); its records open in the JSON dialog ---------- */
   function select(i) {
-    var n = nodes[i], t = state.target, rec = records(t);
-    var unit = unitOf(n);
-    state.selected = unit;
+    state.selectedNode = i;
+    state.selected = unitOf(nodes[i]);
     paint();
-    info.textContent = "";
-    info.appendChild(el("h3", {}, n.name || "(unnamed " + n.op_type + ")"));
-    var ul = el("ul", {"class": "node-records"});
-    function item(what, path, extra) {
-      var li = el("li");
-      li.appendChild(raw(path, what));
-      li.appendChild(el("code", {}, " " + path));
-      if (extra) { li.appendChild(document.createTextNode(" " + extra)); }
-      ul.appendChild(li);
+    parts.panel.show(i);
+  }
+
+  /* the expanded scopes a node sits in, outermost first (each one can be collapsed again) */
+  function expandedScopes(i) {
+    var s = scope[i], out = [];
+    for (var d = depth; depth && d <= s.length; d++) {
+      var key = s.slice(0, d).join("/");
+      if (state.expanded[key]) { out.push(key); } else { break; }
     }
-    item("graph node", ptr("graph", "nodes", i), n.op_type);
-    if (rec.place[n.name] !== undefined) {
-      var p = res.partition.targets[t].placements[rec.place[n.name]];
-      item("placement", ptr("partition", "targets", t, "placements", rec.place[n.name]), p.device + " — " + p.reason);
-    }
-    if (rec.cost[n.name] !== undefined) {
-      item("cost row", ptr("cost", "targets", t, "layers", rec.cost[n.name]), fmt(res.cost.targets[t].layers[rec.cost[n.name]].cycles) + " cycles (simulated)");
-    }
-    (rec.findings[n.name] || []).forEach(function (k) {
-      var f = res.lint.targets[t].findings[k];
-      item("finding " + f.rule, ptr("lint", "targets", t, "findings", k), f.severity + " — " + f.title);
+    return out;
+  }
+  function collapse(key) {  /* the scope and every scope inside it */
+    Object.keys(state.expanded).forEach(function (k) { if (k === key || k.indexOf(key + "/") === 0) { delete state.expanded[k]; } });
+    return draw().then(function () {
+      if (state.layout.nodes["g:" + key]) { centre("g:" + key); }
+      if (state.selectedNode !== null) { select(state.selectedNode); }
     });
-    info.appendChild(ul);
-    window.npuready.openRaw(exp, ptr("graph", "nodes", i));
+  }
+  function expandAll(on) {
+    state.expanded = dict();
+    if (on) { nodes.forEach(function (n) { expandTo(n); }); }
+    return draw().then(fit);
   }
 
   root.addEventListener("click", function (e) {
-    if (drag && drag.moved) { return; }
+    if (parts.nav.dragged()) { return; }
     var g = e.target.closest("g.gnode");
-    if (!g) { return; }
-    var u = current.units[g.dataset.unit];
-    if (u.io) { return; }
+    if (g) { activate(g.dataset.unit); }
+  });
+  function activate(id) {  /* a click or Enter on a box: a scope expands, a node opens its panel */
+    var u = current.units[id];
+    if (!u || u.io) { return; }
     if (u.id.charAt(0) === "g") {
       state.expanded[u.id.slice(2)] = true;
       var keep = state.view;
@@ -347,88 +337,35 @@
       return;
     }
     select(u.members[0]);
-  });
+  }
+  function zoomAt(f, mx, my) {  /* zoom by f about (mx, my) in the graph's box (its middle when not given) */
+    if (mx === undefined) { mx = host.clientWidth / 2; my = host.clientHeight / 2; }
+    var k = Math.min(4, Math.max(0.02, state.view.k * f));
+    state.view = {k: k, x: mx - (mx - state.view.x) * k / state.view.k, y: my - (my - state.view.y) * k / state.view.k};
+    applyView();
+  }
 
   function reveal(i) {
     var n = nodes[i], go = function () { centre(unitOf(n)); select(i); };
-    if (unitOf(n).charAt(0) === "g") { expandTo(n); draw().then(go); } else { go(); }
+    if (unitOf(n).charAt(0) === "g") { expandTo(n); return draw().then(go); }
+    go();
+    return Promise.resolve();
   }
 
-  /* ---------- per-layer table ---------- */
-  var COLUMNS = [["node", "Node"], ["op_type", "Operator"], ["device", "Runs on"], ["macs", "MACs"],
-    ["cycles", "Cycles (simulated)"], ["compute_cycles", "Compute cycles"], ["memory_cycles", "Memory cycles"],
-    ["bound", "Bound by"], ["utilisation", "Utilisation"], ["dram_bytes", "DRAM bytes"], ["sram_bytes", "SRAM bytes"]];
-  var PAGE_ROWS = 200;
-  var table = document.getElementById("layer-table"), filter = document.getElementById("layer-filter");
-  var more = document.getElementById("layer-more"), limit = PAGE_ROWS;
-  function shownRows() {
-    var cost = res.cost && res.cost.targets[state.target];
-    if (!cost) { return []; }
-    var q = filter.value.toLowerCase();
-    var rows = cost.layers.map(function (l, k) { return {k: k, l: l}; }).filter(function (r) {
-      return !q || (r.l.node + " " + r.l.op_type + " " + r.l.device).toLowerCase().indexOf(q) >= 0;
-    });
-    var s = state.sort;
-    if (s.key) {
-      rows.sort(function (a, b) {
-        var x = a.l[s.key], y = b.l[s.key];
-        return (x < y ? -1 : x > y ? 1 : a.k - b.k) * s.dir;
-      });
-    }
-    return rows;
-  }
-  function drawTable() {
-    table.textContent = "";
-    var head = el("tr");
-    COLUMNS.forEach(function (c) {
-      var th = el("th", {"data-key": c[0], "aria-sort": state.sort.key === c[0] ? (state.sort.dir > 0 ? "ascending" : "descending") : "none"});
-      th.appendChild(el("button", {"class": "sort", type: "button"}, c[1]));
-      head.appendChild(th);
-    });
-    var thead = el("thead"); thead.appendChild(head); table.appendChild(thead);
-    var body = el("tbody"), rows = shownRows();
-    more.hidden = rows.length <= limit;
-    more.textContent = "show " + Math.min(PAGE_ROWS, rows.length - limit) + " more of " + rows.length + " rows";
-    rows.slice(0, limit).forEach(function (r) {
-      var tr = el("tr", {"data-node": r.l.node});
-      COLUMNS.forEach(function (c) {
-        var td = el("td"), v = r.l[c[0]];
-        if (c[0] === "node") {
-          td.appendChild(el("button", {"class": "node-link", type: "button", title: "show in the graph"}, v));
-        } else if (typeof v === "number") {
-          td.appendChild(num(ptr("cost", "targets", state.target, "layers", r.k, c[0]), v));
-        } else { td.textContent = v; }
-        tr.appendChild(td);
-      });
-      body.appendChild(tr);
-    });
-    table.appendChild(body);
-  }
-  table.addEventListener("click", function (e) {
-    var th = e.target.closest("th");
-    if (th) {
-      var k = th.dataset.key;
-      state.sort = {key: k, dir: state.sort.key === k ? -state.sort.dir : (k === "node" || k === "op_type" ? 1 : -1)};
-      drawTable();
-      return;
-    }
-    var b = e.target.closest("button.node-link");
-    if (b) {
-      var i = byName[b.textContent];
-      if (i !== undefined) { host.scrollIntoView({block: "start"}); reveal(i); }
-    }
-  });
-  filter.addEventListener("input", function () { limit = PAGE_ROWS; drawTable(); });
-  more.addEventListener("click", function () { limit += PAGE_ROWS; drawTable(); });
-  document.getElementById("layer-csv").addEventListener("click", function () {
-    function q(v) { return window.npuready.csvCell(v); }  /* site.js: quoting, = + - @ tab CR defused */
-    var lines = [COLUMNS.map(function (c) { return q(c[1]); }).join(",")];
-    shownRows().forEach(function (r) { lines.push(COLUMNS.map(function (c) { return q(r.l[c[0]]); }).join(",")); });
-    var url = URL.createObjectURL(new Blob([lines.join("\n") + "\n"], {type: "text/csv"}));
-    var a = el("a", {href: url, download: exp + "." + state.target + ".layers.csv"});
+  function download(text, type, name) {
+    var url = URL.createObjectURL(new Blob([text], {type: type}));
+    var a = el("a", {href: url, download: name});
     document.body.appendChild(a); a.click(); a.remove();
     setTimeout(function () { URL.revokeObjectURL(url); }, 0);
-  });
+  }
+
+  /* ---------- the parts (nodepanel.js, layertable.js, graphtools.js) share this context ---------- */
+  var ctx = {app: app, exp: exp, res: res, nodes: nodes, edges: edges, byName: byName, state: state, host: host, root: root,
+             el: el, num: num, raw: raw, ptr: ptr, records: records, paint: paint, reveal: reveal, select: select,
+             collapse: collapse, expandedScopes: expandedScopes, download: download, activate: activate,
+             zoomAt: zoomAt, applyView: applyView, centre: centre, current: function () { return current; }};
+  var made = window.npuready.modelParts || {};
+  var parts = {panel: made.panel(ctx), table: made.table(ctx), tools: made.tools(ctx), nav: made.nav(ctx), heat: made.heat(ctx)};
 
   /* ---------- summary + controls ---------- */
   function summary() {
@@ -454,11 +391,17 @@
   }
   var sel = document.getElementById("target-select");
   targets.forEach(function (t) { sel.appendChild(el("option", {value: t}, t)); });
-  sel.addEventListener("change", function () { state.target = sel.value; summary(); paint(); drawTable(); });
+  sel.addEventListener("change", function () {
+    state.target = sel.value;
+    summary(); paint(); parts.table.draw();
+    if (state.selectedNode !== null) { parts.panel.show(state.selectedNode); }  /* the panel follows the target */
+  });
   document.getElementById("colour-select").addEventListener("change", function (e) { state.colour = e.target.value; paint(); });
   document.getElementById("graph-fit").addEventListener("click", fit);
+  document.getElementById("graph-expand-all").addEventListener("click", function () { expandAll(true); });
+  document.getElementById("graph-collapse-all").addEventListener("click", function () { expandAll(false); });
 
   summary();
-  draw().then(function () { fit(); document.documentElement.dataset.graphReady = "1"; drawTable(); },
-    function (err) { status.textContent = "graph layout failed: " + err; console.error(err); drawTable(); });
+  draw().then(function () { fit(); document.documentElement.dataset.graphReady = "1"; parts.table.draw(); },
+    function (err) { status.textContent = "graph layout failed: " + err; console.error(err); parts.table.draw(); });
 })();

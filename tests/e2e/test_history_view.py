@@ -21,6 +21,16 @@ FIXTURES = Path(__file__).resolve().parents[1] / "site" / "fixtures"
 def site(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("history-site")
     shutil.copytree(FIXTURES / "experiments", root / "experiments")
+    build, md = build_all(root / "experiments", root / "docs", history=True)
+    write_all(build, md, root / "docs", root / "site")
+    return root / "site"
+
+
+@pytest.fixture(scope="module")
+def committed_like_site(tmp_path_factory) -> Path:
+    """Built the way the committed site is (no --history): no history-data.js written, none named."""
+    root = tmp_path_factory.mktemp("no-history-site")
+    shutil.copytree(FIXTURES / "experiments", root / "experiments")
     build, md = build_all(root / "experiments", root / "docs")
     write_all(build, md, root / "docs", root / "site")
     return root / "site"
@@ -79,3 +89,13 @@ def test_unavailable_and_absent_history_are_stated(site, tmp_path, page_and_watc
     assert watch.errors == [f"requestfailed: {(site / HISTORY_SCRIPT).as_uri()}",
                             "console.error: Failed to load resource: net::ERR_FILE_NOT_FOUND"]
     assert watch.network == []
+
+
+def test_a_site_built_without_history_asks_for_no_history_file(committed_like_site, page_and_watch):
+    page, watch = page_and_watch
+    site = committed_like_site
+    assert not (site / HISTORY_SCRIPT).exists()
+    _open(page, site, "not-built")
+    assert page.inner_text("#history-status").startswith("The history was not built with this page")
+    assert page.title() == "History — npuready workbench"
+    assert watch.errors == [] and not [u for u in watch.requests if HISTORY_SCRIPT in u]

@@ -193,3 +193,22 @@ def test_script_and_img_onerror_strings_render_as_text(page_and_watch, fixture_s
     _open(page, fixture_site / "site", "#exp=xss-probe&path=/results/evil/model")
     assert json.loads(page.locator("#raw-value").inner_text()) == "</script><script>alert('model')</script>"
     assert watch.dialogs == [] and watch.errors == []
+
+
+def test_each_tab_and_document_has_its_own_title(page_and_watch, fixture_site):
+    from npuready.site.tabs import TABS
+
+    page, watch = page_and_watch
+    _open(page, fixture_site / "site")
+    seen = set()
+    for name, tab in TABS.items():
+        page.evaluate("v => window.npuready.showView(v)", name)
+        page.wait_for_function("t => document.title === t", arg=f"{tab.label} — npuready workbench")
+        seen.add(page.title())
+    assert len(seen) == len(TABS)
+    doc = page.locator("article.doc").first
+    name = doc.get_attribute("data-doc")
+    page.evaluate("n => { location.hash = '#doc=' + n; }", name)
+    heading = doc.locator("h2").first.text_content().strip()
+    page.wait_for_function("t => document.title === t", arg=f"{heading} — Docs — npuready workbench")
+    assert watch.errors == []

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 
 from npuready.site.numbers import Figures, MissingSource
@@ -60,3 +62,36 @@ def test_prose_numbers_are_formatted_and_open_the_sentence_record():
                     f"&lt;b&gt;{b(8.2)}%&lt;/b&gt;.")
     assert fig.refs == [("x", "/results/a/expected")]
     assert fig.raws.count(("x", "/results/a/expected")) == 7
+
+
+@pytest.mark.parametrize("sentence, chips", [
+    ("Fashion-MNIST test set (10,000 images).", ["10,000"]),
+    ("on a 1,000-image test subset", ["1,000"]),
+    ("the logit moved by -3.5 on average", ["-3.5"]),
+    ("learning rate 1e-4, then 1E+3 steps", ["0.0001", "1000"]),
+    ("top-1 0.8808 after PTQ", ["0.8808"]),
+    ("12,345,678 cycles and 5,087,698.5 bytes", ["12,345,678", "5,087,698"]),
+    ("8-bit weights, (1, 3, 224, 224) input", ["8", "1", "3", "224", "224"]),
+    ("resnet-50 on edge-10, 1x3x224x224, onnx 1.32.0, 0..255, 2026-01-01, 1,3,224,224, a - b, 1,0000", []),
+])
+def test_prose_corpus_keeps_each_number_one_chip(sentence, chips):
+    from npuready.site.fmt import format_number
+    from npuready.site.numbers import PROSE_NUMBER
+
+    doc = {"results": {"a": {"evidence": "analysis", "s": sentence}}}
+    fig = Figures({"x": Experiment(id="x", doc=doc)})
+    html = str(fig.prose("x", "/results/a/s"))
+    shown = re.findall(r'<button class="raw" data-n="0">([^<]*)</button>', html)
+    assert shown == chips
+    tokens = [m.group(0) for m in PROSE_NUMBER.finditer(sentence)]
+    assert [format_number(float(t.replace(",", "")) if any(c in t for c in ".eE") else int(t.replace(",", ""))) for t in tokens] == chips
+    text = re.sub(r"<[^>]+>", "", html)  # nothing of the sentence is lost or split
+    for token, chip in zip(tokens, chips):
+        text = text.replace(chip, token, 1)
+    assert text == sentence
+
+
+def test_a_stored_null_is_text_not_a_number_chip():
+    fig = Figures({"e1": Experiment(id="e1", doc={"id": "e1", "results": {"s": {"v": None}}})})
+    assert str(fig.at("e1", "/results/s/v")) == '<span class="null" title="stored as null">null</span>'
+    assert fig.emitted == [] and fig.raws == []

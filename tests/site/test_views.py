@@ -66,8 +66,8 @@ def test_activation_swap_reads_before_swap_recovery_and_null_rows():
             f'<button class="num" data-exp="activation-swap" data-path="{a}/accuracy_after_swap">0.5</button>') in html
     assert 'data-path="/results/cost/rows/0/after/cycles">40,000</button>' in html
     assert "nothing to swap (top-1" in html
-    # a stored null is shown as its raw JSON, never as a number
-    assert '<button class="raw" data-exp="activation-swap" data-path="/results/accuracy/rows/1/accuracy_after_swap">' in html
+    # a stored null is text, never drawn as a number
+    assert 'data-path="/results/accuracy/rows/1/accuracy_after_swap"' not in html
 
 
 def _num(exp_id, path, shown, pct=False):
@@ -195,7 +195,8 @@ def test_intake_body_pairs_each_stage_accuracy_with_its_cost():
     panel = panel[:panel.index("</article>")]
     flt = _num("intake", "/results/applied_accuracy/rows/1/float_accuracy", "0.75")
     assert f'<td><span class="nowrap">after-swap</span></td><td>{flt}' in panel
-    assert '<button class="raw" data-exp="intake" data-path="/results/applied_accuracy/rows/1/integer_accuracy">null</button>' in panel
+    assert 'data-path="/results/applied_accuracy/rows/1/integer_accuracy"' not in panel
+    assert '<span class="null" title="stored as null">null</span>' in panel
     assert _num("intake", "/results/applied_cost/rows/1/cycles", "6,000") in panel
     assert "made-up &lt;calibration&gt; advice" in panel
 

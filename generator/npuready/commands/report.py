@@ -20,8 +20,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "library:NAME, an architecture built at run time by timm/torchvision/ultralytics with "
                     "RANDOM-INITIALISED weights (see 'npuready models list'; needs the corpus extra).",
         epilog="Exit codes: 0 report written, 1 written but a sanity check or the parity gate failed, "
-               "2 unusable input. Writes DIR/result.json and DIR/report.html (+ DIR/assets/), a page that opens "
-               "from file:// with no network: graph view, placements, lint badges, per-layer table.")
+               "2 unusable input. Writes DIR/result.json and DIR/report.html, one self-contained file (styles, scripts, "
+               "the layout code and the report inlined) that opens from file:// with no network: graph view, "
+               "placements, lint badges, per-layer table. --no-inline writes the page plus DIR/assets/ instead.")
     p.add_argument("model", help="an .onnx file, or library:NAME")
     p.add_argument("--target", "-t", action="append", dest="targets", metavar="T",
                    help="target (repeatable; default: edge-10 and ethos-u55-128)")
@@ -40,6 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     add_task_args(p, limit=False)
     p.add_argument("--out", "-o", required=True, metavar="DIR", help="output folder (DIR/result.json, DIR/report.html)")
+    p.add_argument("--no-inline", dest="inline", action="store_false",
+                   help="write report.html plus DIR/assets/ (the site's layout) instead of one self-contained file")
     add_shape_args(p)
     p.set_defaults(func=run)
 
@@ -65,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
                             stages=tuple(s.strip() for s in args.stages.split(",") if s.strip()), images=args.images,
                             task=args.task)
     result = build_report(request, progress=lambda msg: print(f"report: {printable(msg)}", file=sys.stderr))
-    path = write_report(result, args.out)
+    path = write_report(result, args.out, inline=args.inline)
     checks = result["checks"]
     print(printable(f"{path}: {result['model']['label']}, {result['graph']['node_count']} nodes, "
                     f"targets {', '.join(request.targets)}; sanity checks {'ok' if checks['all_ok'] else 'FAILED'}; "

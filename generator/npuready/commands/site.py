@@ -33,6 +33,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--lenient", action="store_true",
                    help="when a hand-designed view cannot read an experiment's layout, show that experiment "
                         "in the generic view with a warning instead of failing the build")
+    p.add_argument("--history", action="store_true",
+                   help="also write history-data.js and history.json from the repository's git history (built, not "
+                        "committed: the Pages workflow uses it) and let the History view load them; without it the "
+                        "History view says it was not built and the page asks for no such file")
     p.add_argument("--check", action="store_true",
                    help="write nothing; fail when a spec changed without its result, or when the content of "
                         "docs/EXPERIMENTS.md or the site differs from what the current JSON renders to (the commit "
@@ -47,17 +51,18 @@ def run(args: argparse.Namespace) -> int:
 
         return check_result(check_all(exp_dir, docs_dir, out, strict=not args.lenient),
                             f"site and docs/EXPERIMENTS.md are fresh ({out})")
-    build, experiments_md = build_all(exp_dir, docs_dir, strict=not args.lenient)
+    build, experiments_md = build_all(exp_dir, docs_dir, strict=not args.lenient, history=args.history)
     for warning in build.warnings:
         print(f"npuready site: warning: {warning}", file=sys.stderr)
     written = write_all(build, experiments_md, docs_dir, out)
     weight = sum(len(v) for v in build.files.values())
     print(f"wrote {len(written)} files to {out} and {docs_dir / 'EXPERIMENTS.md'}: "
           f"{build.figures} drillable numbers, {weight / 1024:.0f} KiB generated")
-    from npuready.history.publish import summary_line, write_history
-    from npuready.paths import repo_root
+    if args.history:  # built, not committed: it moves with every commit
+        from npuready.history.publish import summary_line, write_history
+        from npuready.paths import repo_root
 
-    print(summary_line(write_history(out, repo_root())[0]))  # built, not committed: it moves with every commit
+        print(summary_line(write_history(out, repo_root())[0]))
     return 0
 
 
@@ -70,8 +75,9 @@ def _paths(args: argparse.Namespace) -> tuple[Path, Path, Path]:
 EXPERIMENTS_MD = "EXPERIMENTS"
 
 
-def build_all(exp_dir: Path, docs_dir: Path, strict: bool = True) -> tuple["SiteBuild", str]:
+def build_all(exp_dir: Path, docs_dir: Path, strict: bool = True, history: bool = False) -> tuple["SiteBuild", str]:
     from npuready.docs_gen.experiments import render_experiments_md
+    from npuready.history.publish import HISTORY_SCRIPT
     from npuready.site.render import render_site
     from npuready.site.source import Doc, load_docs, load_experiments
 
@@ -79,7 +85,7 @@ def build_all(exp_dir: Path, docs_dir: Path, strict: bool = True) -> tuple["Site
     experiments_md = render_experiments_md(experiments)
     docs = load_docs(docs_dir)
     docs[EXPERIMENTS_MD] = Doc(name=EXPERIMENTS_MD, text=experiments_md)
-    return render_site(experiments, docs, strict=strict), experiments_md
+    return render_site(experiments, docs, strict=strict, history_script=HISTORY_SCRIPT if history else ""), experiments_md
 
 
 def write_all(build: "SiteBuild", experiments_md: str, docs_dir: Path, out: Path) -> list[Path]:

@@ -1,9 +1,11 @@
 """One model report as a page: the report JSON embedded once, the graph view and per-layer table rendered in the
 browser by ``assets/modelview.js`` (dagre lays the graph out in a Blob-URL worker; its source is inlined as text so
-the worker can be built from file://). Used for ``site/models/<id>.html`` and for ``npuready report``'s
-standalone ``report.html`` (assets copied beside it)."""
+the worker can be built from file://). Used for ``site/models/<id>.html`` (assets linked) and for ``npuready
+report``'s ``report.html`` (``inline=True``: styles and scripts inlined too, so the one file works alone; each
+inline script is allowed by its SHA-256 in the page's Content-Security-Policy, not by 'unsafe-inline')."""
 from __future__ import annotations
 
+import base64
 import hashlib
 from importlib import resources
 from typing import Any, Mapping
@@ -13,7 +15,9 @@ from markupsafe import Markup
 
 from npuready.site.embed import script_json
 
-PAGE_ASSETS = ("site.css", "site.js", "drilldown.js", "modelview.js")
+PAGE_ASSETS = ("site.css", "site.js", "drilldown.js", "layertable.js", "nodepanel.js", "graphtools.js", "graphnav.js",
+               "heatscale.js", "modelview.js")
+PAGE_SCRIPTS = tuple(n for n in PAGE_ASSETS if n.endswith(".js"))  # in the order the page runs them
 DAGRE = "dagre@3.1.3.min.js"
 
 
@@ -25,13 +29,29 @@ def asset_versions(names: tuple[str, ...]) -> dict[str, str]:
     return {f"assets/{n}": hashlib.sha256(asset(n)).hexdigest()[:12] for n in names}
 
 
+def inline_text(name: str) -> str:
+    """An asset's text for an inline ``<script>``/``<style>``: refused if it could end its element early."""
+    text = asset(name).decode("utf-8")
+    if "</script" in text.lower() or "</style" in text.lower():
+        raise ValueError(f"{name} contains '</script' or '</style' and cannot be inlined")
+    return text
+
+
+def csp_hash(script: str) -> str:
+    """The CSP source expression allowing exactly this inline script."""
+    return "'sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
 def render_model_page(env: jinja2.Environment, doc: Mapping[str, Any], *, exp_id: str, title: str, root: str,
-                      prefix: str, back: str | None, source: str) -> str:
+                      prefix: str, back: str | None, source: str, inline: bool = False, rules: str = "") -> str:
     """``root``: the JSON pointer of the report sections inside ``doc`` ("/results" for an experiment, "" for a
-    bare report); ``prefix``: where ``assets/`` is relative to the page; ``back``: link to the Models index."""
-    dagre = asset(DAGRE).decode("utf-8")
-    if "</script" in dagre.lower():
-        raise ValueError(f"{DAGRE} contains '</script' and cannot be inlined")
+    bare report); ``prefix``: where ``assets/`` is relative to the page; ``back``: link to the Models index;
+    ``inline``: styles and scripts inside the page (no ``assets/``); ``rules``: the link a rule id is appended to
+    for its documentation page ("" when the page stands alone: the finding's own why and fix are shown)."""
+    scripts = [Markup(inline_text(n)) for n in PAGE_SCRIPTS] if inline else []
     return env.get_template("model_page.html.j2").render(
-        exp_id=exp_id, title=title, root=root, prefix=prefix, back=back, source=source,
-        payload=Markup(script_json(doc)), dagre=Markup(dagre), asset_version=asset_versions(PAGE_ASSETS))
+        exp_id=exp_id, title=title, root=root, prefix=prefix, back=back, source=source, rules=rules,
+        page_scripts=PAGE_SCRIPTS,
+        payload=Markup(script_json(doc)), dagre=Markup(inline_text(DAGRE)), asset_version=asset_versions(PAGE_ASSETS),
+        inline=inline, css=Markup(inline_text("site.css")) if inline else "", scripts=scripts,
+        script_hashes=Markup(" ".join(csp_hash(s) for s in scripts)))

@@ -22,8 +22,15 @@ from npuready.site.fmt import format_number, is_number
 from npuready.site.source import Experiment
 
 
-# a number standing alone in stored prose: not part of a name (resnet20, edge-10, 1x3x224x224) or a version (1.32.0)
-PROSE_NUMBER = re.compile(r"(?<![\w.\-/+#@:])\d+(?:\.\d+)?(?:e[-+]?\d+)?(?![\w\-/]|\.[\w.])")
+# a number standing alone in stored prose — "10,000" and "1,000-image" (thousands separators), "-3.5", "1e-4",
+# "0.8808" — one token each (the atomic group: never a piece of one), not part of a name (resnet20, edge-10,
+# 1x3x224x224), a version (1.32.0), a range (0..255) or a date (2026-01-01)
+PROSE_NUMBER = re.compile(r"""
+    (?<![\w.\-/+#@:])(?<!\d,)           # not inside a name, a version, or after a thousands group's comma
+    (?>-?(?:\d{1,3}(?:,\d{3})+|\d+)      # sign (edge-10's hyphen is behind a letter), digits grouped or not
+       (?:\.\d+)?(?:[eE][-+]?\d+)?)      # decimals, exponent
+    (?![\w/]|-\d|\.[\w.]|,\d)           # not followed by more of a name, a date, a range, a longer group
+""", re.X)
 
 
 class MissingSource(InputError):
@@ -94,8 +101,8 @@ class Figures:
             return self.text(exp_id, path)
         out, last = [], 0
         for m in PROSE_NUMBER.finditer(value):
-            token = m.group(0)
-            number: int | float = float(token) if any(c in token for c in ".e") else int(token)
+            token = m.group(0).replace(",", "")
+            number: int | float = float(token) if any(c in token for c in ".eE") else int(token)
             out += [escape(value[last:m.start()]), Markup('<span class="prose-num">'),
                     self.raw(exp_id, path, label=format_number(number)), Markup("</span>")]
             last = m.end()
@@ -122,7 +129,7 @@ class Figures:
         return escape(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
 
     def at(self, exp_id: str, path: str) -> Markup:
-        """Whatever is stored at ``path`` (must exist): a number, a string, or a raw-JSON control (e.g. null)."""
+        """Whatever is stored at ``path`` (must exist): a number, a string, null as text, or a raw-JSON control."""
         return self.cell(exp_id, path, self.value(exp_id, path))
 
     def cell(self, exp_id: str, path: str, value: Any) -> Markup:
@@ -131,8 +138,8 @@ class Figures:
             return self.num(exp_id, path)
         if isinstance(value, str):  # a sentence gets its numbers drillable; a name stays as it is
             return self.prose(exp_id, path, value) if " " in value else escape(value)
-        if value is None:  # a stored null (e.g. "not applicable"): show it as the record it is
-            return self.raw(exp_id, path, label="null")
+        if value is None:  # a stored null (e.g. "not applicable"): text, never drawn like a number
+            return Markup('<span class="null" title="stored as null">null</span>')
         if isinstance(value, bool):
             return escape(json.dumps(value))
         if isinstance(value, list) and all(isinstance(v, str) for v in value) and sum(map(len, value)) <= 240:

@@ -15,7 +15,7 @@ from npuready.site.docs import DocPage, render_doc
 from npuready.site.embed import script_js, script_json
 from npuready.site.fmt import is_number
 from npuready.site.modelindex import excerpt, is_model_report, light_ids, model_rows, page_path
-from npuready.site.modelpage import render_model_page
+from npuready.site.modelpage import PAGE_ASSETS, render_model_page
 from npuready.site.numbers import Figures, MissingSource
 from npuready.site.refs import expand, localize, pack
 from npuready.site.search_index import INDEX_FILE, search_script
@@ -27,7 +27,7 @@ from npuready.site.views import KNOWN
 from npuready.site.volatile import content_key
 
 INDEX_ASSETS = ("site.css", "tables.css", "site.js", "drilldown.js", "history.js", "tables.js", "search.js")  # what index.html loads, in this order (stylesheets first)
-ASSETS = (*INDEX_ASSETS, "modelview.js")  # copied to site/assets/ (model pages load modelview.js)
+ASSETS = (*INDEX_ASSETS, *(n for n in PAGE_ASSETS if n not in INDEX_ASSETS))  # copied to site/assets/ (+ what model pages load)
 RECORDS_DOC = "EXPERIMENTS"
 AUTO_HEADLINE_NUMBERS = 4
 
@@ -119,9 +119,12 @@ def _panel(env: jinja2.Environment, fig: Figures, exp: Experiment, warnings: lis
     return Panel(exp.id, exp.title, exp.view, True, head, generic_body)
 
 
-def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], strict: bool = True) -> SiteBuild:
+def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], strict: bool = True,
+                history_script: str = "") -> SiteBuild:
     """Render everything. ``strict``: a hand-designed view that cannot find its figures fails the build;
-    otherwise that experiment falls back to the generic view and a warning is returned."""
+    otherwise that experiment falls back to the generic view and a warning is returned. ``history_script``: the
+    history script this build also writes (``npuready site --history``: ``history-data.js``), which the History
+    view then loads; "" (the committed site): the page never asks for it and the view says it was not built."""
     env = environment()
     fig = Figures(experiments)
     warnings: list[str] = []
@@ -148,7 +151,7 @@ def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], 
     # docs/EXPERIMENTS.md is generated from the same JSON: on the site its drillable form is the records view.
     doc_pages: list[DocPage] = [render_doc(d) for name, d in sorted(docs.items()) if name != RECORDS_DOC]
     context = dict(
-        fig=fig, experiments=dict(sorted(experiments.items())), views=views, panels=panels, records=records,
+        history_script=history_script, fig=fig, experiments=dict(sorted(experiments.items())), views=views, panels=panels, records=records,
         docs=doc_pages, hand={i for i, p in panels.items() if p.hand}, view_titles=VIEW_TITLES, view_blurbs=VIEW_BLURBS,
         known=KNOWN, models=models, model_targets=model_targets, light=light,
         model_pages={i: page_path(i) for i, e in experiments.items() if is_model_report(e)})
@@ -177,7 +180,7 @@ def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], 
         if is_model_report(exp):
             files[page_path(exp_id)] = render_model_page(
                 env, exp.doc, exp_id=exp_id, title=exp.title, root="/results", prefix="../", back="../index.html#reports",
-                source=f"experiments/{exp_id}/result.json").encode("utf-8")
+                source=f"experiments/{exp_id}/result.json", rules="../index.html#doc=rules/").encode("utf-8")
     return SiteBuild(files=files, figures=len(fig.emitted), warnings=warnings, page=page, records=embedded)
 
 

@@ -1,6 +1,7 @@
-"""The standalone page ``npuready report`` writes beside its ``result.json``: ``report.html`` plus the
-``assets/`` it loads (the same templates and assets as the site's model pages; dagre inlined). It opens from
-file:// with no network request."""
+"""The page ``npuready report`` writes beside its ``result.json``: by default one file, ``report.html``, with the
+report JSON, styles, scripts and the dagre layout inlined, so it works alone (attached to a pull request, copied
+into an empty folder) from file:// with no request; with ``inline=False`` the site's layout instead (the page plus
+the ``assets/`` it loads, as on ``site/models/``)."""
 from __future__ import annotations
 
 import os
@@ -10,23 +11,30 @@ from typing import Any, Mapping
 from npuready.site.modelpage import PAGE_ASSETS, asset, render_model_page
 
 PAGE = "report.html"
+# the size budget of the self-contained page beyond the report JSON it embeds (styles, scripts, dagre, markup);
+# README's "Your own model" section states it and tests/site/test_standalone.py holds the page to it
+OVERHEAD_BUDGET_BYTES = 160 * 1024
 
 
-def standalone_files(result: Mapping[str, Any]) -> dict[str, bytes]:
+def standalone_files(result: Mapping[str, Any], inline: bool = True) -> dict[str, bytes]:
     """``{relative path: bytes}`` for one bare report (its sections at the JSON root)."""
     from npuready.site.render import environment
 
     label = str(result.get("model", {}).get("label", "model"))
     html = render_model_page(environment(), result, exp_id="report", title=f"Model report: {label}", root="",
-                             prefix="", back=None, source="result.json")
-    return {PAGE: html.encode("utf-8"), **{f"assets/{n}": asset(n) for n in PAGE_ASSETS}}
+                             prefix="", back=None, source="result.json", inline=inline)
+    files = {PAGE: html.encode("utf-8")}
+    if not inline:
+        files.update({f"assets/{n}": asset(n) for n in PAGE_ASSETS})
+    return files
 
 
-def write_standalone(result: Mapping[str, Any], out_dir: str | os.PathLike) -> Path:
-    """Write ``report.html`` and its assets under ``out_dir`` (atomically, file by file); return the page."""
+def write_standalone(result: Mapping[str, Any], out_dir: str | os.PathLike, inline: bool = True) -> Path:
+    """Write ``report.html`` (and with ``inline=False`` its assets) under ``out_dir``, atomically file by file;
+    return the page."""
     from npuready.atomic import write_bytes
 
     out = Path(out_dir)
-    for rel, data in sorted(standalone_files(result).items()):
+    for rel, data in sorted(standalone_files(result, inline).items()):
         write_bytes(out / rel, data)
     return out / PAGE

@@ -9,7 +9,10 @@ Per zoo model (trained on Fashion-MNIST), the float model is quantised as ``npur
 - run on Qualcomm's HTP backend (onnxruntime-qnn's x86 simulator) beside onnxruntime's CPU provider on
   the same QDQ model: which nodes HTP refuses and why, top-1 agreement with float and accuracy on the
   Fashion-MNIST test images (measured here, not on a Snapdragon); next to it, the nodes npuready's
-  ``nnapi-mirror`` target (an Android NPU driver's op list) leaves to the CPU.
+  ``nnapi-mirror`` target (an Android NPU driver's op list) leaves to the CPU;
+- compiled by Rockchip's RKNN-Toolkit2 for each listed platform from the float model (its own INT8
+  quantisation on the same calibration sample): its per-layer NPU/CPU placement and cycle estimate
+  beside npuready's placement, and its simulator's top-1 agreement with float and accuracy.
 Unit of work: one model.
 """
 from __future__ import annotations
@@ -43,7 +46,29 @@ def _cpu_nodes(graph, target_name: str) -> list[dict[str, str]]:
 
     rep = estimate(graph, load_target(target_name))
     ops = {n.name: n.op_type for n in graph.nodes}
-    return [{"node": layer.node, "op_type": ops.get(layer.node, "")} for layer in rep.layers if layer.device != "npu"]
+    return [{"node": layer.node, "op_type": ops.get(layer.node, "")} for layer in rep.layers
+            if layer.device != "npu" and ops.get(layer.node) != "Constant"]
+
+
+def _rknn(ctx: RunContext, path: Path, calib: np.ndarray, test, platforms: list[str], graph) -> list[dict]:
+    from npuready.vendor import rknn_toolkit
+
+    if not platforms:
+        return []
+    if not rknn_toolkit.available():
+        return [{"platform": p, "skipped": "RKNN-Toolkit2 not installed (make rknn-env)"} for p in platforms]
+    ctx.tool("rknn-toolkit2", "2.5.0")
+    float_top1 = _float_top1(graph.model, test.x)
+    out = []
+    for platform in platforms:
+        r = rknn_toolkit.run(path, calib, test.x, platform)
+        top1 = r.outputs[0].reshape(len(test.x), -1).argmax(1)
+        out.append({"evidence": "placement and cycles: RKNN's estimate (no device here); accuracy: its simulator, "
+                                "measured", **r.summary(), "images": int(len(test.x)),
+                    "top1_agreement_with_float": round(float(np.mean(top1 == float_top1)), 6),
+                    "accuracy": round(float(np.mean(top1 == test.labels)), 6),
+                    "layer_table": [x.to_dict() for x in r.layers]})
+    return out
 
 
 def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -77,7 +102,7 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
     check_x = test.x[: int(p["check_images"])]
     oracle = compare_with_litert(qdq, check_x, intgraph, optimized=False, model_name=name)
     out: dict[str, Any] = {
-        "model": name, "layernorm_decomposed": decomposed,
+        "evidence": "measured", "model": name, "layernorm_decomposed": decomposed,
         "litert_check": {"evidence": "measured", "inputs": int(len(check_x)),
                          "tensors_compared": oracle.tensors_compared,
                          "tensors_mismatched": oracle.tensors_mismatched}}
@@ -114,6 +139,7 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
                              "cpu_qdq": round(float(np.mean(cpu_top1 == labels)), 6)}}
         else:
             out["qnn_htp"] = {"skipped": "Qualcomm's HTP backend not installed (make qnn-env)"}
+    out["rknn"] = _rknn(ctx, path, calib, test, p.get("rknn_platforms", []), graph)
     out["npuready_cpu_nodes"] = {t: _cpu_nodes(graph, t) for t in p["placement_targets"]}
     return out
 
@@ -122,7 +148,7 @@ def merge(ctx: RunContext, outputs: dict[str, Any]) -> dict[str, Any]:
     models = [outputs[k] for k in sorted(outputs)]
     ran = [m for m in models if "images" in m["qnn_htp"]]
     ratios = [v["ratio"] for m in models for v in m["vela"]]
-    return {"models": models,
+    return {**{m["model"]: m for m in models},
             "summary": {"evidence": "measured", "models": len(models),
                         "tensors_mismatched_vs_litert": sum(m["litert_check"]["tensors_mismatched"] for m in models),
                         "tensors_compared_vs_litert": sum(m["litert_check"]["tensors_compared"] for m in models),

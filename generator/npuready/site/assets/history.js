@@ -5,11 +5,14 @@
   "use strict";
   var root = null, status = null, requested = false;
 
-  /* history-data.js loads when the tab is first shown (its HTML is inserted by site.js): other tabs never ask */
+  /* history-data.js loads when the tab is first shown (its HTML is inserted by site.js): other tabs never ask;
+     a build that did not write it (no --history: the committed site) names no script, and nothing is asked for */
   function load() {
     if (requested) { return; }
     requested = true;
-    window.npuready.load("history-data.js").then(function () {
+    var script = status.dataset.script;
+    if (!script) { root.dataset.history = "not-built"; return; }
+    window.npuready.load(script).then(function () {
       if (window.NPUREADY_HISTORY) { draw(window.NPUREADY_HISTORY); }
     }, function () { root.dataset.history = "absent"; });  /* the template's message stays */
   }

@@ -114,7 +114,10 @@
     return ensureView(name).then(function (el) {
       document.querySelectorAll("section.view").forEach(function (s) { s.hidden = s !== el; });
       document.querySelectorAll("nav.tabs a").forEach(function (a) {
-        if (a.dataset.view === name) { a.setAttribute("aria-current", "page"); } else { a.removeAttribute("aria-current"); }
+        if (a.dataset.view === name) {
+          a.setAttribute("aria-current", "page");
+          document.title = a.textContent.trim() + " — npuready workbench";  /* one title per tab (history, bookmarks) */
+        } else { a.removeAttribute("aria-current"); }
       });
       var changed = shown !== name;
       shown = name;
@@ -244,6 +247,8 @@
         if (!target) { throw new Error("no panel for experiment " + st.panel); }
       } else if (st.doc !== undefined) {  /* docs: one document at a time; &h= names a heading in it */
         target = showDoc(st.doc);
+        var top = target.querySelector("h2");  /* a document's title (headings sit one level down on the site) */
+        document.title = (top ? top.textContent.trim() : st.doc) + " — Docs — npuready workbench";
         var heading = st.h ? document.getElementById(st.h) : null;
         if (st.h && (!heading || !target.contains(heading))) { throw new Error("no heading " + st.h + " in " + st.doc); }
         target = heading || target;
