@@ -36,4 +36,4 @@ def test_formula_looking_cells_are_defused_and_plain_ones_untouched():
 
 def test_both_csv_writers_use_the_one_cell_function():
     assert "window.npuready.csvCell(s)" in (ASSETS / "tables.js").read_text(encoding="utf-8")
-    assert "window.npuready.csvCell(v)" in (ASSETS / "modelview.js").read_text(encoding="utf-8")
+    assert "window.npuready.csvCell(v)" in (ASSETS / "layertable.js").read_text(encoding="utf-8")

@@ -4,7 +4,8 @@ from pathlib import Path
 
 import npuready.site
 
-ALLOWED = ("npuready.site", "npuready.atomic", "npuready.paths", "npuready.errors", "npuready.evidence")
+ALLOWED = ("npuready.site", "npuready.atomic", "npuready.paths", "npuready.errors", "npuready.evidence",
+           "npuready.inputs")  # the bounded input readers (file checks, nesting and size budgets): no pipeline code
 SITE = Path(npuready.site.__file__).parent
 
 

@@ -6,13 +6,14 @@ import argparse
 
 def add_task_args(p: argparse.ArgumentParser, limit: bool = True) -> None:
     """``--task`` (verify, deploy and report share it) and, with ``limit``, ``--task-limit``."""
-    from npuready.verify.tasks.registry import TASKS
+    from npuready.verify.tasks import NAMES
 
-    p.add_argument("--task", choices=list(TASKS), default=None,
-                   help="how the gate judges the outputs: " + "; ".join(f"{m.name} = {m.doc} (limit {m.tolerance:g}"
-                                                                         f"{' ' + m.unit if m.unit else ''})"
-                                                                         for m in TASKS.values())
-                        + " (default: inferred from the float model's output shapes; the choice is printed)")
+    p.add_argument("--task", choices=list(NAMES), default=None,
+                   help="how the gate judges the outputs: classification = top-1 agreement; dense = IoU of the "
+                        "thresholded map; sequence = CTC greedy-decoded string equality; detection = matched boxes "
+                        "after the head's decode (precision/recall); regression = SNR in dB — limits and details in "
+                        "docs/verify-tasks.md (default: inferred from the float model's output shapes; the choice "
+                        "is printed)")
     if not limit:
         return
     p.add_argument("--task-limit", type=float, default=None, metavar="X",

@@ -63,6 +63,14 @@ KEY_FIGURES: dict[str, tuple[KeyFigure, ...]] = {
         _f("vit_tiny on edge-10: cycles", _CPT + _row(model="vit_tiny", target="edge-10") + "/cycles", "cycles"),
         _f("vit_tiny on edge-10-nolut: cycles", _CPT + _row(model="vit_tiny", target="edge-10-nolut") + "/cycles", "cycles"),
     ),
+    "vendor-export": (
+        _f("tensors differing from LiteRT reference", "/results/summary/tensors_mismatched_vs_litert", "count"),
+        _f("lowest Vela ratio", "/results/summary/vela_ratio_min", "ratio"),
+        _f("highest Vela ratio", "/results/summary/vela_ratio_max", "ratio"),
+        _f("models whole on Qualcomm HTP", "/results/summary/htp_models_all_on_htp", "count"),
+        _f("vit_tiny: HTP top-1 agreement with float", "/results/vit_tiny/qnn_htp/top1_agreement_htp_vs_float",
+           "accuracy"),
+    ),
     "cost-vs-scalesim": (
         _f("model x array pairs", "/results/summary/pairs", "count"),
         _f("layers compared", "/results/summary/layers", "count"),

@@ -85,6 +85,12 @@ TITLES: dict[str, tuple[str, str]] = {
     "max_abs_propagated": ("Max abs error, propagated", "LSB"),
     "builtin_max_abs": ("LiteRT BUILTIN max abs", "LSB"), "optimized_max_abs": ("LiteRT optimized max abs", "LSB"),
     "optimized_mismatched": ("LiteRT optimized mismatched", ""), "xnnpack_max_abs": ("LiteRT XNNPACK max abs", "LSB"),
+    "accuracy": ("Top-1 accuracy", "0–1"), "top1_agreement_with_float": ("Top-1 agreement with float", "0–1"),
+    # vendor toolchains
+    "platform": ("Platform", ""), "version": ("Version", ""), "reason": ("Reason", ""),
+    "evidence": ("Evidence", ""), "npu_layers": ("Layers on the NPU", ""), "cpu_layers": ("Layers on the CPU", ""),
+    "layer_table": ("Per-layer table", ""), "total_cycles": ("Total cycles", "cycles"),
+    "ddr_cycles": ("DDR cycles", "cycles"),
     "label_smoothing": ("Label smoothing", ""), "lr": ("Learning rate", ""), "weight_decay": ("Weight decay", ""),
 }
 
