@@ -83,3 +83,27 @@ def test_a_sub_ending_the_graph_is_quantised_and_runs_on_the_integer_engine():
     graph = export_integer_graph(q)
     assert [op.kind for op in graph.ops].count("Add") == 1  # the Sub, as TFLite's SUB: an Add of a negated input
     assert run(graph, x[0], keep=False)
+
+
+def test_prelu_output_and_slope_are_quantised_so_the_integer_engine_runs_it():
+    """MTCNN: onnxruntime's default op types leave PRelu (slope and output) in float."""
+    from onnx import TensorProto as T, helper as h, numpy_helper as nh
+
+    from npuready.engine.export import export_integer_graph
+
+    rng = np.random.default_rng(1)
+    w = rng.normal(0, 0.5, (4, 3, 3, 3)).astype(np.float32)
+    slope = rng.uniform(0.05, 0.4, (4, 1, 1)).astype(np.float32)
+    g = h.make_graph([h.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]),
+                      h.make_node("PRelu", ["c", "slope"], ["p"]), h.make_node("MaxPool", ["p"], ["y"],
+                                                                                kernel_shape=[2, 2], strides=[2, 2])],
+                     "conv_prelu", [h.make_tensor_value_info("x", T.FLOAT, [1, 3, 8, 8])],
+                     [h.make_tensor_value_info("y", T.FLOAT, [1, 4, 4, 4])],
+                     initializer=[nh.from_array(w, "w"), nh.from_array(slope, "slope")])
+    model = h.make_model(g, opset_imports=[h.make_opsetid("", 17)])
+    q = quantize_model(model, [rng.normal(0, 1, (1, 3, 8, 8)).astype(np.float32) for _ in range(8)])
+    producer = {o: n for n in q.graph.node for o in n.output}
+    prelu = next(n for n in q.graph.node if n.op_type == "PRelu")
+    assert producer[prelu.input[1]].op_type == "DequantizeLinear"
+    assert any(n.op_type == "QuantizeLinear" and n.input[0] == prelu.output[0] for n in q.graph.node)
+    assert [op.kind for op in export_integer_graph(q).ops] == ["Quantize", "Conv", "PRelu", "MaxPool"]
