@@ -107,3 +107,24 @@ def test_prelu_output_and_slope_are_quantised_so_the_integer_engine_runs_it():
     assert producer[prelu.input[1]].op_type == "DequantizeLinear"
     assert any(n.op_type == "QuantizeLinear" and n.input[0] == prelu.output[0] for n in q.graph.node)
     assert [op.kind for op in export_integer_graph(q).ops] == ["Quantize", "Conv", "PRelu", "MaxPool"]
+
+
+def test_div_by_a_constant_before_a_maxpool_is_quantised():
+    """PaddleOCR's hard-swish ends in Div by 6 feeding a MaxPool: onnxruntime's default op types leave it float."""
+    from onnx import TensorProto as T, helper as h, numpy_helper as nh
+
+    from npuready.engine.export import export_integer_graph
+
+    rng = np.random.default_rng(2)
+    w = rng.normal(0, 0.5, (4, 3, 3, 3)).astype(np.float32)
+    g = h.make_graph([h.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]),
+                      h.make_node("Div", ["c", "six"], ["d"]), h.make_node("MaxPool", ["d"], ["y"],
+                                                                           kernel_shape=[2, 2], strides=[2, 2])],
+                     "conv_div", [h.make_tensor_value_info("x", T.FLOAT, [1, 3, 8, 8])],
+                     [h.make_tensor_value_info("y", T.FLOAT, [1, 4, 4, 4])],
+                     initializer=[nh.from_array(w, "w"), nh.from_array(np.array(6.0, np.float32), "six")])
+    model = h.make_model(g, opset_imports=[h.make_opsetid("", 17)])
+    q = quantize_model(model, [rng.normal(0, 1, (1, 3, 8, 8)).astype(np.float32) for _ in range(8)])
+    div = next(n for n in q.graph.node if n.op_type == "Div")
+    assert any(n.op_type == "QuantizeLinear" and n.input[0] == div.output[0] for n in q.graph.node)
+    assert [op.kind for op in export_integer_graph(q).ops] == ["Quantize", "Conv", "Constant", "Mul", "MaxPool"]

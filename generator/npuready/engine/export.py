@@ -283,6 +283,8 @@ def export_integer_graph(model: str | Path | onnx.ModelProto, rounding: str = fi
     outputs = []
     for o in graph.outputs:
         prod = graph.producers.get(o.name)
+        while prod is not None and prod.op_type == "Identity":  # an exporter's renaming of the output
+            prod = graph.producers.get(prod.inputs[0])
         if prod is None or prod.op_type != "DequantizeLinear" or prod.inputs[0] not in b.tensors:
             raise InputError(f"output {o.name}: not produced by a DequantizeLinear of an int8 tensor; "
                              "keep the QDQ pair on every graph output")

@@ -23,9 +23,10 @@ from npuready.quant.ranges import activation_ranges
 ACTIVATION_TYPES = ("int8", "uint8")
 # Beyond onnxruntime's default op types (its QLinear and QDQ registries): Sub, which the integer engine and
 # TFLite run like Add; without it a Sub whose output nothing quantised consumes (YOLO's box decode ending an
-# NPU body) is left in float and the integer export refuses the model. PRelu, which neither registry holds:
-# without it its slope and output stay float (MTCNN) and the integer export refuses the model.
-EXTRA_OP_TYPES = ("Sub", "PRelu")
+# NPU body) is left in float and the integer export refuses the model. PRelu and Div, which neither registry
+# holds: without them a PRelu's slope and output (MTCNN) or a Div by a constant feeding a MaxPool (PaddleOCR's
+# hard-swish) stay float and the integer export refuses the model.
+EXTRA_OP_TYPES = ("Sub", "PRelu", "Div")
 
 
 def op_types_to_quantize() -> list[str]:

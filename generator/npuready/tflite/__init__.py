@@ -42,8 +42,9 @@ Ops (ONNX default domain)
 Conv 2-D (regular → CONV_2D; depthwise incl. depth multiplier → DEPTHWISE_CONV_2D; other groups →
 SPLIT + CONV_2D + CONCATENATION), dilations, any pads (TF SAME, VALID, or explicit PAD);
 Gemm / MatMul with constant B → FULLY_CONNECTED (keep_num_dims for rank > 2), run-time B →
-BATCH_MATMUL; Add, Sub, Mul, Div, Max, Min with NumPy broadcasting; BatchNormalization (folded
-into the preceding Conv, else MUL + ADD; float only); MaxPool, AveragePool (count_include_pad
+BATCH_MATMUL; Add, Sub, Mul, Div, Max, Min with NumPy broadcasting; BatchNormalization (float: folded
+into the preceding Conv, else MUL + ADD; int8: the integer engine's per-channel multiply-add as a 1×1
+DEPTHWISE_CONV_2D); MaxPool, AveragePool (count_include_pad
 honoured), GlobalAveragePool / ReduceMean → MEAN, GlobalMaxPool / ReduceMax → REDUCE_MAX;
 Relu, Clip (0..6 / 0..inf / -1..1 → RELU6/RELU/RELU_N1_TO_1, fused into Conv/Gemm/Add/Sub/Mul
 when it is their only consumer; other bounds → MAXIMUM/MINIMUM, float only), Sigmoid, Tanh,
@@ -72,7 +73,7 @@ STRIDED_SLICE, REDUCE_MAX keep the input scale → QUANTIZE after when the QDQ o
 CONCATENATION inputs must share the output scale → QUANTIZE on differing inputs. A Relu/Clip is
 fused only when its input and output share scale and zero point. Refused with ``InputError``:
 activations without a Q/DQ pair (onnxruntime leaves e.g. HardSwish, ReduceMean, LayerNorm in
-float), BatchNormalization in a QDQ model, uint8 or asymmetric weights, per-input-channel FC
+float), uint8 or asymmetric weights, per-input-channel FC
 weights, int8 Div / LayerNorm / generic Clip.
 """
 from npuready.tflite.export import export_float, export_int8_calibrated, export_int8_from_qdq
