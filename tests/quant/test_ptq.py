@@ -128,3 +128,26 @@ def test_div_by_a_constant_before_a_maxpool_is_quantised():
     div = next(n for n in q.graph.node if n.op_type == "Div")
     assert any(n.op_type == "QuantizeLinear" and n.input[0] == div.output[0] for n in q.graph.node)
     assert [op.kind for op in export_integer_graph(q).ops] == ["Quantize", "Conv", "Constant", "Mul", "MaxPool"]
+
+
+def test_an_input_read_only_by_slices_is_quantised():
+    """YOLOX's space-to-depth: four Slices of the input, then Concat and Conv; onnxruntime would leave the
+    input float (a Slice quantises only an already quantised input)."""
+    from onnx import TensorProto as T, helper as h, numpy_helper as nh
+
+    from npuready.engine.export import export_integer_graph
+
+    rng = np.random.default_rng(3)
+    c = lambda v: nh.from_array(np.array(v, np.int64), f"k{'_'.join(map(str, v))}")  # noqa: E731
+    inits = [c([0]), c([1]), c([8]), c([2]), c([3]),
+             nh.from_array(rng.normal(0, 0.5, (4, 12, 1, 1)).astype(np.float32), "w")]
+    nodes = [h.make_node("Slice", ["x", f"k{a}", "k8", "k2", "k2"], [f"s{a}"]) for a in (0, 1)]
+    nodes += [h.make_node("Slice", [f"s{a}", f"k{b}", "k8", "k3", "k2"], [f"t{a}{b}"]) for a in (0, 1) for b in (0, 1)]
+    nodes += [h.make_node("Concat", ["t00", "t10", "t01", "t11"], ["cat"], axis=1),
+              h.make_node("Conv", ["cat", "w"], ["y"])]
+    g = h.make_graph(nodes, "focus", [h.make_tensor_value_info("x", T.FLOAT, [1, 3, 8, 8])],
+                     [h.make_tensor_value_info("y", T.FLOAT, [1, 4, 4, 4])], initializer=inits)
+    model = h.make_model(g, opset_imports=[h.make_opsetid("", 13)])
+    q = quantize_model(model, [rng.normal(0, 1, (1, 3, 8, 8)).astype(np.float32) for _ in range(8)])
+    assert any(n.op_type == "QuantizeLinear" and n.input[0] == "x" for n in q.graph.node)
+    assert [op.kind for op in export_integer_graph(q).ops].count("Slice") == 6
