@@ -12,7 +12,8 @@ def test_rows_follow_the_registries():
     assert by_op["Split"]["kinds"] == ["Slice"] and by_op["Split"]["tflite"] == "slicing.lower_split"
     assert by_op["MatMul"]["kinds"] == ["Gemm", "MatMul"] and by_op["MatMul"]["rounding"] == ["double", "single"]
     assert by_op["Erf"]["tflite"] == "table.lower_table" and by_op["Erf"]["table"]
-    assert by_op["BatchNormalization"]["kernel"] == "" and by_op["BatchNormalization"]["cpp"] is False
+    assert by_op["BatchNormalization"]["kernel"] == "engine/ops/batchnorm.py" and by_op["BatchNormalization"]["cpp"]
+    assert by_op["BatchNormalization"]["tflite"] == "batchnorm.lower_batchnorm"
 
 
 def test_every_integer_kernel_has_its_cpp_twin():

@@ -157,3 +157,16 @@ def test_stored_scales_the_integer_build_cannot_use_are_refused(qdq_models, name
 
     with pytest.raises(QuantParamError, match=message):
         export_integer_graph(_with(qdq_models["cnn"], name, fn))
+
+
+def test_a_graph_output_renamed_by_identity_is_read_through_it(qdq_models):
+    """Paddle2ONNX ends its graphs with Identity(DequantizeLinear output)."""
+    from onnx import helper
+
+    m = onnx.ModelProto()
+    m.CopyFrom(qdq_models["cnn"])
+    out = m.graph.output[0]
+    m.graph.node.append(helper.make_node("Identity", [out.name], ["renamed"], name="rename"))
+    out.name = "renamed"
+    g = export_integer_graph(m)
+    assert g.outputs == export_integer_graph(qdq_models["cnn"]).outputs

@@ -9,7 +9,7 @@ import pytest
 from ai_edge_litert import schema_py_generated as fb
 from ai_edge_litert.tools import flatbuffer_utils
 from onnx import TensorProto, helper
-from tflite_models import FLOAT_MODELS, QDQ_MODELS, conv_relu, fc_softmax, residual
+from tflite_models import FLOAT_MODELS, QDQ_MODELS, conv_relu, fc_softmax, residual, squeeze_excite
 
 from tflite_helpers import random_inputs, session
 from npuready.errors import InputError
@@ -81,6 +81,12 @@ def test_layout_is_nhwc_inside_and_fusions_are_recorded():
     assert got.mapping.fused[by_op["Conv"][1]] == bn_into_add and bn_into_add in got.mapping.tensors
 
 
+def test_hard_sigmoid_lowers_as_a_converter_lowers_it():
+    """relu6(6αx + 6β) / 6: ADD (RELU6 fused) + MUL for PyTorch's α = 1/6, a MUL by 6α first otherwise."""
+    ops = _ops(export_float(squeeze_excite()))
+    assert ops.count("ADD") == 2 and ops.count("MUL") == 2 + 3 and "HARD_SWISH" in ops
+
+
 def test_unsupported_op_names_node_and_op():
     g = helper.make_graph([helper.make_node("Sin", ["x"], ["y"], name="my_sin")], "g",
                           [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])],
@@ -97,7 +103,7 @@ def test_dynamic_shape_is_refused():
         export_float(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]))
 
 
-@pytest.mark.parametrize("build", [fc_softmax, residual], ids=["fc_softmax", "residual"])
+@pytest.mark.parametrize("build", [fc_softmax, residual, squeeze_excite], ids=["fc_softmax", "residual", "se"])
 def test_calibrated_int8_is_full_integer_and_agrees_with_float(build):
     model = build()
     xs = random_inputs(model, 8)

@@ -138,9 +138,22 @@ def vit_block() -> onnx.ModelProto:
     return n.model([1, 5, 8], [cls, att])
 
 
+def squeeze_excite() -> onnx.ModelProto:
+    """MobileNetV3's block: HardSwish, a squeeze-excite gate by HardSigmoid (PyTorch's α = 1/6 and ONNX's default
+    α = 0.2, as Paddle writes it); then a classifier head."""
+    n = _Net(9)
+    x = n.node("HardSwish", [n.conv("input", 3, 6)])
+    se = n.conv(n.node("GlobalAveragePool", [x]), 6, 6, k=1, pad=0)
+    x = n.node("Mul", [x, n.node("HardSigmoid", [se], alpha=1.0 / 6.0, beta=0.5)])
+    x = n.node("Mul", [x, n.node("HardSigmoid", [n.conv(x, 6, 6, k=1, pad=0)])])
+    x = n.node("Flatten", [n.node("GlobalAveragePool", [x])], axis=1)
+    return n.model([1, 3, 6, 6], n.gemm(x, 6, 5))
+
+
 FLOAT_MODELS = {
     "conv_relu": conv_relu, "depthwise": depthwise, "grouped": grouped, "residual": residual,
     "pooling": pooling, "fc_softmax": fc_softmax, "concat_reshape": concat_reshape, "vit_block": vit_block,
+    "squeeze_excite": squeeze_excite,
 }
 
 #: models whose every op onnxruntime's quantize_static quantizes (no BatchNormalization, no HardSwish)

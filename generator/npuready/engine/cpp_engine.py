@@ -72,6 +72,7 @@ SIGNATURES = {
     "npr_softmax": [_P8, _L, _I, _P64, _I, _P8],
     "npr_resize_bilinear": [_P8, _L] + [_I] * 4 + [_P64] * 6 + [_P8],
     "npr_prelu": [_P8, _P8, _L] + [_I] * 10 + [_P8],
+    "npr_batchnorm": [_P8, _L, _I, _L, _P8, _P32, _I, _P32, _P32, _I, _I, _I, _I, _P8],
     "npr_layernorm": [_P8, _L, _I, _I, _I, _L, _I, _I, _P64, _P64, _I, _I, _P8],
     "npr_requantize": [_P32, _I, _P32, _P32, _P32, _I, _I, _I, _I, _P8],
 }
@@ -299,6 +300,16 @@ def _prelu(op, xs, r):
     return y
 
 
+def _batchnorm(op, xs, r):
+    p, x = op.params, _c8(xs[0])
+    c = p["weight"].size
+    y = np.empty_like(x)
+    library().npr_batchnorm(x, x.shape[0], c, x.size // (x.shape[0] * c), _c8(p["weight"]), _c32(p["bias"], c),
+                            p["input_zero_point"], _c32(p["multiplier"], c), _c32(p["shift"], c),
+                            p["output_zero_point"], p["act_min"], p["act_max"], r, y)
+    return y
+
+
 def _pad(op, xs, r):
     p = op.params
     return _rescale(p["rescale"], padded(p, _c8(xs[0])), p["act_min"], p["act_max"], r)
@@ -378,7 +389,7 @@ KERNELS = {
     "MaxPool": _pool("npr_maxpool"), "AveragePool": _pool("npr_avgpool"), "Mean": _mean, "Reshape": _reshape,
     "Transpose": _transpose, "Rescale": _rescale_op, "Lut": _lut, "Gather": _gather, "MatMul": _matmul,
     "Softmax": _softmax, "LayerNorm": _layernorm, "Constant": _constant, "Slice": _slice, "Resize": _resize,
-    "Pad": _pad, "PRelu": _prelu, "ResizeBilinear": _resize_bilinear,
+    "Pad": _pad, "PRelu": _prelu, "ResizeBilinear": _resize_bilinear, "BatchNorm": _batchnorm,
 }
 
 

@@ -88,6 +88,12 @@ class Builder:
                     self.const_dq[node.outputs[0]] = self._qconst(node)
                 else:
                     self.act_dq[node.outputs[0]] = src
+        for node in graph.nodes:  # Identity (Paddle2ONNX writes them mid-graph) names the same tensor again
+            if node.op_type == "Identity" and node.outputs:
+                if node.inputs[0] in self.act_dq:
+                    self.act_dq[node.outputs[0]] = self.act_dq[node.inputs[0]]
+                elif node.inputs[0] in self.const_dq:
+                    self.const_dq[node.outputs[0]] = self.const_dq[node.inputs[0]]
 
     # ----- reading the QDQ pattern ---------------------------------------------------------
     def _scalar(self, node, idx: int, default=0):
@@ -265,7 +271,12 @@ def export_integer_graph(model: str | Path | onnx.ModelProto, rounding: str = fi
                               fixedpoint.resolve_rounding(rounding, "Quantize"))]
     from npuready.engine.ops import lut
 
+    from npuready.engine.ops import rescale
+
     for node in graph.nodes:
+        if node.op_type == "Identity" and (op := rescale.build_identity(b, node)) is not None:
+            ops.append(replace(op, rounding=fixedpoint.resolve_rounding(rounding, op.kind)))
+            continue
         if node.op_type in SKIP or node.name in b.fused or _shape_only(graph, node):
             continue
         mod = lut if lut.is_unary(b, node) else OPS.get(node.op_type)
@@ -283,6 +294,8 @@ def export_integer_graph(model: str | Path | onnx.ModelProto, rounding: str = fi
     outputs = []
     for o in graph.outputs:
         prod = graph.producers.get(o.name)
+        while prod is not None and prod.op_type == "Identity":  # an exporter's renaming of the output
+            prod = graph.producers.get(prod.inputs[0])
         if prod is None or prod.op_type != "DequantizeLinear" or prod.inputs[0] not in b.tensors:
             raise InputError(f"output {o.name}: not produced by a DequantizeLinear of an int8 tensor; "
                              "keep the QDQ pair on every graph output")

@@ -5,8 +5,9 @@ sizes (YOLOv8's C2f), anchor grids (its Detect head), token counts and attention
 static input every such value is a constant. ``fold_static_shapes`` evaluates, with onnx's reference
 evaluator, every node whose inputs are constants or the Shape/Size of a statically shaped tensor, and
 replaces it by an initializer; then shape inference runs again and folding repeats until nothing
-changes. A DequantizeLinear of a stored initializer is never folded (a quantised weight stays int8 behind
-its DequantizeLinear). Values the quantiser placed between Q/DQ pairs although they were computed from
+changes. A DequantizeLinear of a stored initializer stays (a quantised weight stays int8 behind its
+DequantizeLinear); its value folds only into a node whose outputs are quantised again (YOLOv8's grid
+offsets, Add(Range, quantised constant)), never into a float weight. Values the quantiser placed between Q/DQ pairs although they were computed from
 shapes (YOLOv8's anchor grid) fold through them; where such a value meets the run-time graph its
 DequantizeLinear stays, reading the folded int8 codes like any weight. Nothing that reads the graph input
 is evaluated.
@@ -50,17 +51,25 @@ def _evaluate(node: onnx.NodeProto, feeds: dict[str, np.ndarray], opset: int) ->
                          "export the model with constant folding enabled") from None
 
 
-def _fold_once(model: onnx.ModelProto) -> tuple[onnx.ModelProto, int]:
+def _fold_once(model: onnx.ModelProto, weights: set[str]) -> tuple[onnx.ModelProto, int]:
+    """One pass; ``weights`` are the initializers of the model as given (a DequantizeLinear of one of them
+    stays), not the codes an earlier pass folded (a DequantizeLinear of those folds on)."""
     g = model.graph
     opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 17)
     shapes = _static_shapes(model)
     known = {t.name: numpy_helper.to_array(t) for t in g.initializer}
-    stored = set(known)
+    stored = set(known) & weights
     keep, folded = [], 0
     dq_kept: list[onnx.NodeProto] = []  # DequantizeLinear of folded codes: kept while run-time nodes read it
+    weight_values: set[str] = set()  # dequantised stored weights: fold only into a value quantised again
+    requantised = {o for n in g.node for o in n.output if o} - {i for n in g.node if n.op_type != "QuantizeLinear"
+                                                                for i in n.input} - {o.name for o in g.output}
     for node in g.node:
         ins = [i for i in node.input if i]
         value = None
+        if any(i in weight_values for i in ins) and not all(o in requantised for o in node.output if o):
+            keep.append(node)
+            continue
         if node.op_type in ("Shape", "Size") and ins and ins[0] in shapes:
             s = np.array(shapes[ins[0]], np.int64)
             if node.op_type == "Size":
@@ -76,8 +85,7 @@ def _fold_once(model: onnx.ModelProto) -> tuple[onnx.ModelProto, int]:
         elif all(i in known for i in ins) and (ins or node.op_type == "Constant"):
             if node.op_type in NEVER:
                 if ins[0] in stored:
-                    keep.append(node)
-                    continue
+                    weight_values.update(o for o in node.output if o)
                 dq_kept.append(node)
             value = _evaluate(node, {i: known[i] for i in ins}, opset)
         if value is None:
@@ -111,9 +119,10 @@ def _fold_once(model: onnx.ModelProto) -> tuple[onnx.ModelProto, int]:
 def fold_static_shapes(model: onnx.ModelProto) -> tuple[onnx.ModelProto, int]:
     """(model with its static shape arithmetic folded into initializers, number of nodes folded)."""
     inferred = onnx.shape_inference.infer_shapes(model, check_type=False, strict_mode=False, data_prop=True)
+    weights = {t.name for t in model.graph.initializer}
     total = 0
     for _ in range(MAX_ROUNDS):
-        inferred, n = _fold_once(inferred)
+        inferred, n = _fold_once(inferred, weights)
         total += n
         if n == 0:
             break

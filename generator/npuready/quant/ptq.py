@@ -23,8 +23,23 @@ from npuready.quant.ranges import activation_ranges
 ACTIVATION_TYPES = ("int8", "uint8")
 # Beyond onnxruntime's default op types (its QLinear and QDQ registries): Sub, which the integer engine and
 # TFLite run like Add; without it a Sub whose output nothing quantised consumes (YOLO's box decode ending an
-# NPU body) is left in float and the integer export refuses the model.
-EXTRA_OP_TYPES = ("Sub",)
+# NPU body) is left in float and the integer export refuses the model. PRelu and Div, which neither registry
+# holds: without them a PRelu's slope and output (MTCNN) or a Div by a constant feeding a MaxPool (PaddleOCR's
+# hard-swish) stay float and the integer export refuses the model.
+EXTRA_OP_TYPES = ("Sub", "PRelu", "Div")
+
+
+def input_read_only_by_latent_ops(model: onnx.ModelProto) -> bool:
+    """True when every reader of the graph input is an op onnxruntime quantises only after its input is
+    (Slice, Transpose, Reshape, … — YOLOX's space-to-depth Slices): left alone, the input stays float and the
+    integer export has nothing to start from, so ``ForceQuantizeNoInputCheck`` is set."""
+    from onnxruntime.quantization.operators.direct_q8 import QDQDirect8BitOp
+    from onnxruntime.quantization.registry import QDQRegistry
+
+    latent = {op for op, cls in QDQRegistry.items() if cls is QDQDirect8BitOp}
+    name = model.graph.input[0].name
+    readers = [n.op_type for n in model.graph.node if name in n.input]
+    return bool(readers) and all(op in latent for op in readers)
 
 
 def op_types_to_quantize() -> list[str]:
@@ -74,6 +89,8 @@ def _quantize(model: onnx.ModelProto, batches, per_channel: bool, activation_typ
     extra = {"WeightSymmetric": True, "ActivationSymmetric": False}
     if overrides:
         extra["TensorQuantOverrides"] = overrides
+    if input_read_only_by_latent_ops(model):
+        extra["ForceQuantizeNoInputCheck"] = True
     with tempfile.TemporaryDirectory() as tmp:
         src, dst = Path(tmp) / "float.onnx", Path(tmp) / "qdq.onnx"
         onnx.save(model, src)

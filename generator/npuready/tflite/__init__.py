@@ -42,8 +42,9 @@ Ops (ONNX default domain)
 Conv 2-D (regular → CONV_2D; depthwise incl. depth multiplier → DEPTHWISE_CONV_2D; other groups →
 SPLIT + CONV_2D + CONCATENATION), dilations, any pads (TF SAME, VALID, or explicit PAD);
 Gemm / MatMul with constant B → FULLY_CONNECTED (keep_num_dims for rank > 2), run-time B →
-BATCH_MATMUL; Add, Sub, Mul, Div, Max, Min with NumPy broadcasting; BatchNormalization (folded
-into the preceding Conv, else MUL + ADD; float only); MaxPool, AveragePool (count_include_pad
+BATCH_MATMUL; Add, Sub, Mul, Div, Max, Min with NumPy broadcasting; BatchNormalization (float: folded
+into the preceding Conv, else MUL + ADD; int8: the integer engine's per-channel multiply-add as a 1×1
+DEPTHWISE_CONV_2D); MaxPool, AveragePool (count_include_pad
 honoured), GlobalAveragePool / ReduceMean → MEAN, GlobalMaxPool / ReduceMax → REDUCE_MAX;
 Relu, Clip (0..6 / 0..inf / -1..1 → RELU6/RELU/RELU_N1_TO_1, fused into Conv/Gemm/Add/Sub/Mul
 when it is their only consumer; other bounds → MAXIMUM/MINIMUM, float only), Sigmoid, Tanh,
@@ -52,7 +53,8 @@ Unsqueeze → RESHAPE; Transpose; Concat; Gather (constant indices); Slice (cons
 steps) → STRIDED_SLICE; Split → one STRIDED_SLICE per output; Pad (constant) → PAD/PADV2; Resize (nearest,
 asymmetric, floor) → RESIZE_NEAREST_NEIGHBOR; PRelu → PRELU; int8 Div by a constant scalar → MUL by its
 reciprocal; int8 HardSigmoid/Erf/Elu and Div → Erf chains → the integer engine's 256-entry table (CAST +
-ADD + GATHER); Identity, Dropout; LayerNormalization (decomposed into MEAN/SUB/MUL/
+ADD + GATHER); float HardSigmoid → relu6(6αx + 6β)/6 ([MUL] + ADD with fused RELU6 + MUL, as a converter
+lowers Keras' hard_sigmoid, so TFLite's calibrator quantises it); Identity, Dropout; LayerNormalization (decomposed into MEAN/SUB/MUL/
 RSQRT/ADD; float only); Div→Erf→Add→Mul→Mul (exact GELU) → GELU. Nodes with only constant inputs,
 and Shape of static tensors, are folded at export. Static shape arithmetic (Shape → Gather → Div → Slice …) is folded first
 (``engine.static_shapes``). Anything else → ``InputError`` naming the node and the op.
@@ -72,7 +74,7 @@ STRIDED_SLICE, REDUCE_MAX keep the input scale → QUANTIZE after when the QDQ o
 CONCATENATION inputs must share the output scale → QUANTIZE on differing inputs. A Relu/Clip is
 fused only when its input and output share scale and zero point. Refused with ``InputError``:
 activations without a Q/DQ pair (onnxruntime leaves e.g. HardSwish, ReduceMean, LayerNorm in
-float), BatchNormalization in a QDQ model, uint8 or asymmetric weights, per-input-channel FC
+float), uint8 or asymmetric weights, per-input-channel FC
 weights, int8 Div / LayerNorm / generic Clip.
 """
 from npuready.tflite.export import export_float, export_int8_calibrated, export_int8_from_qdq

@@ -63,3 +63,19 @@ def test_standalone_clip_with_other_bounds_matches_litert(lo, hi):
         ins.append("hi")
     model, x = qdq_model([h.make_node("Clip", ins, ["y"])], ["y"], [1, 3, 4, 4], seed=15, inits=inits)
     assert_bitexact(model, x, ["Rescale"])
+
+
+def test_identity_quantised_again_is_a_requantisation_and_matches_litert():
+    """Paddle2ONNX writes Identity mid-graph; onnxruntime quantises its output again (here at another scale)."""
+    rng = np.random.default_rng(12)
+    nodes = [h.make_node("Conv", ["x", "w"], ["c"], group=3), h.make_node("Identity", ["c"], ["i"]),
+             h.make_node("Relu", ["i"], ["y"])]
+    model, x = qdq_model(nodes, ["c", "i", "y"], [1, 3, 4, 4], seed=12, qconsts={"w": rng.standard_normal((3, 1, 1, 1))})
+    graph = assert_bitexact(model, x, ["Conv", "Rescale", "Rescale"])
+    assert graph.ops[2].params["rescale"] is not None
+
+
+def test_identity_between_a_dequantizelinear_and_its_reader_names_the_same_tensor():
+    nodes = [h.make_node("Identity", ["x"], ["i"]), h.make_node("Relu", ["i"], ["y"])]
+    model, x = qdq_model(nodes, ["y"], [1, 3, 4, 4], seed=13)
+    assert_bitexact(model, x, ["Rescale"])

@@ -2,21 +2,39 @@
 
 v = x - zp_in; out = zp_out + (v >= 0 ? M1·v : M2·v·(alpha - zp_alpha)), clamped, with M1 = s_in/s_out and
 M2 = s_in·s_alpha/s_out (the declared rounding of ``fixedpoint.requantize``). The slope broadcasts to the
-input as ONNX's unidirectional broadcasting does.
+input as ONNX's unidirectional broadcasting does, whatever its shape (scalar, [C] of a rank-2 input, [C,1,1],
+[1,C,1,1]). A slope behind a DequantizeLinear is used as stored (per tensor); a float slope the quantiser left
+unquantised gets the codes ``constant.quantize_operand`` gives (symmetric at max|a|/127), which the TFLite
+export writes too.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from npuready.engine import fixedpoint
+from npuready.engine.export import QConst
 from npuready.engine.intgraph import IntOp
+from npuready.engine.ops.constant import quantize_operand
 from npuready.errors import InputError
+
+
+def _slope(b, node) -> QConst:
+    """The slope as int8 codes: stored behind a DequantizeLinear, or a float constant quantised here."""
+    name = node.inputs[1]
+    if name in b.const_dq:
+        return b.const_dq[name]
+    value = b.plain_const(node, 1)
+    if value is None or np.asarray(value).dtype.kind != "f":
+        raise InputError(f"node {node.name} (PRelu): slope {name} is not a constant; the integer engine (like "
+                         "TFLite's int8 PRELU) needs a constant slope")
+    codes, scale = quantize_operand(value)
+    return QConst(codes.astype(np.int64), np.array([scale], np.float32), np.zeros(1, np.int64), 0, name)
 
 
 # ----- params -------------------------------------------------------------------------------
 def build(b, node) -> IntOp:
     x = b.act(node, 0)
-    slope = b.const(node, 1)
+    slope = _slope(b, node)
     out, lo, hi = b.output(node)
     if slope.scale.size != 1 or np.any(slope.values < -128) or np.any(slope.values > 127):
         raise InputError(f"node {node.name}: PRelu slope {node.inputs[1]} is not a per-tensor int8 constant; "

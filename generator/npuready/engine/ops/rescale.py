@@ -35,6 +35,18 @@ def build(b, node) -> IntOp:
                  {"rescale": params(x, out), "act_min": lo, "act_max": hi}, b.rounding)
 
 
+def build_identity(b, node) -> IntOp | None:
+    """An Identity whose output is quantised again (onnxruntime puts a QuantizeLinear after a mid-graph
+    Identity of Paddle2ONNX): a requantisation when the two quantisations differ; None when nothing is
+    computed (the output then names the input's int8 tensor)."""
+    if node.outputs[0] not in b.q_of or node.inputs[0] not in b.act_dq:
+        return None
+    x = b.act(node, 0)
+    out = b.tensors[b.q_of[node.outputs[0]].outputs[0]]
+    return IntOp(node.name, "Rescale", (x.name,), (out.name,),
+                 {"rescale": params(x, out), "act_min": -128, "act_max": 127}, b.rounding)
+
+
 # ----- loop + epilogue ----------------------------------------------------------------------
 def run(op: IntOp, inputs: list[np.ndarray]) -> np.ndarray:
     return apply(op.params["rescale"], inputs[0], op.params["act_min"], op.params["act_max"], op.rounding)

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from npuready.tflite.ops.activation import lower_activation, lower_prelu, lower_softmax
 from npuready.tflite.ops.conv import lower_conv
-from npuready.tflite.ops.elementwise import lower_batchnorm, lower_binary
+from npuready.tflite.ops.batchnorm import lower_batchnorm
+from npuready.tflite.ops.elementwise import lower_binary
 from npuready.tflite.ops.gemm import lower_gemm, lower_matmul
 from npuready.tflite.ops.norm import lower_div, lower_layernorm
 from npuready.tflite.ops.pool import lower_global_pool, lower_pool, lower_reduce
@@ -60,4 +61,4 @@ CONVERTERS = {
 }
 
 #: converters that refuse int8 (QDQ) graphs outright: their ops run on the host in a quantized deployment
-FLOAT_ONLY = frozenset({"BatchNormalization", "LayerNormalization"})
+FLOAT_ONLY = frozenset({"LayerNormalization"})

@@ -1,5 +1,5 @@
 """Layout and shape ops: Reshape, Flatten, Squeeze, Unsqueeze → RESHAPE; Transpose; Concat;
-Identity / Dropout (aliases).
+Identity / Dropout (aliases; int8: a QUANTIZE when the QDQ model quantises the output differently).
 
 RESHAPE reads memory in order, so its input is first brought to ONNX axis order (a TRANSPOSE) unless
 the stored order already has the same memory order (e.g. NHWC with H = W = 1). ONNX Transpose costs
@@ -54,7 +54,12 @@ def lower_transpose(ctx: Context, node: Node) -> None:
 def lower_identity(ctx: Context, node: Node) -> None:
     if node.op_type == "Dropout" and len(node.outputs) > 1 and node.outputs[1]:
         raise InputError(f"node {node.name!r} (Dropout): the mask output is not exported")
-    ctx.values[node.outputs[0]] = ctx.value(node.inputs[0])
+    v, out = ctx.value(node.inputs[0]), node.outputs[0]
+    if ctx.int8 and out in ctx.quant.act and not ctx.quant.act[out].same_as(ctx.tensor_qparams(v.index)):
+        # quantised again with other parameters (the integer engine's Rescale): a requantising QUANTIZE
+        ctx.op("QUANTIZE", [v.index], [ctx.new_value(out, ctx.b.shape_of(v.index), v.perm)])
+        return
+    ctx.values[out] = v
 
 
 def lower_concat(ctx: Context, node: Node) -> None:

@@ -3,7 +3,9 @@ engine's own 256-entry table: CAST int8→int32, ADD 128, GATHER from the table.
 
 The table is ``engine.ops.lut.table`` for the same chain of nodes and quantisations, so LiteRT agrees with
 the integer engine on these ops by construction (declared: this checks the export, not TFLite arithmetic).
-Float exports keep refusing these ops outside the exact-GELU pattern.
+Float exports lower HardSigmoid as a TFLite converter lowers Keras' ``hard_sigmoid`` (relu6(6αx + 6β) / 6:
+[MUL] + ADD with a fused RELU6 + MUL, so TFLite's calibrator quantises it into int8 builtins) and Elu (α = 1)
+to ELU; they refuse Erf outside the exact-GELU pattern.
 """
 from __future__ import annotations
 
@@ -15,8 +17,8 @@ from npuready.engine.ops import lut
 from npuready.errors import InputError
 from npuready.graph.view import Node
 from npuready.tflite.builder import QParams
-from npuready.tflite.context import Context
-from npuready.tflite.ops.common import tfl_shape
+from npuready.tflite.context import Const, Context
+from npuready.tflite.ops.common import ACT, tfl_shape
 
 
 class _Q:
@@ -24,7 +26,31 @@ class _Q:
         self.scale, self.zero_point = float(np.float32(qp.scale[0])), int(qp.zero_point[0])
 
 
+def _float_const(ctx: Context, label: str, value: float) -> int:
+    return ctx.add_const(label, Const(np.array(value, np.float32)), dtype="float32")
+
+
+def _hard_sigmoid_float(ctx: Context, node: Node) -> None:
+    """clip(αx + β, 0, 1) = relu6(6αx + 6β) / 6; the MUL by 6α is left out when 6α is 1 (PyTorch's Hardsigmoid)."""
+    alpha, beta = np.float32(node.attr("alpha", 0.2)), np.float32(node.attr("beta", 0.5))
+    x = ctx.value(node.inputs[0])
+    out = node.outputs[0]
+    shape = ctx.b.shape_of(x.index)
+    src = x.index
+    if np.float32(6 * alpha) != np.float32(1):
+        src = ctx.tmp(f"{out}#scaled", shape, None)
+        ctx.op("MUL", [x.index, _float_const(ctx, f"{out}#six_alpha", 6 * alpha)], [src], fb.MulOptionsT())
+    shifted = ctx.tmp(f"{out}#relu6", shape, None)
+    ctx.op("ADD", [src, _float_const(ctx, f"{out}#six_beta", 6 * beta)], [shifted],
+           fb.AddOptionsT(fusedActivationFunction=ACT.RELU6))
+    ctx.op("MUL", [shifted, _float_const(ctx, f"{out}#one_sixth", 1 / 6)],
+           [ctx.new_value(out, tfl_shape(ctx, out, x.perm), x.perm)], fb.MulOptionsT())
+
+
 def lower_table(ctx: Context, node: Node) -> None:
+    if not ctx.int8 and node.op_type == "HardSigmoid":
+        _hard_sigmoid_float(ctx, node)
+        return
     if not ctx.int8:
         raise InputError(f"node {node.name!r}: op {node.op_type} has no float TFLite lowering (outside the exact "
                          "GELU pattern)")
