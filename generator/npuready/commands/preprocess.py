@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                      "(the same function the calibration builder uses).",
                          epilog="Exit codes: 0 ok, 2 unusable input.")
     a.add_argument("image", help="image file (decoded with Pillow as RGB)")
-    a.add_argument("--spec", required=True, help=SPEC_HELP)
+    a.add_argument("--preset", "--spec", dest="spec", required=True, help=SPEC_HELP)
     a.add_argument("--model", metavar="MODEL.onnx", help="take/check the image size from this model")
     a.add_argument("--output", "-o", required=True, metavar="FILE.npy", help="where to write the tensor")
     a.set_defaults(func=run_apply)
@@ -39,7 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                      "compiled: tensors match the body input) or 'offload' (CPU offload: tensors "
                                      "match the original model input).",
                          epilog="Exit codes: 0 written, 2 unusable input.")
-    c.add_argument("--spec", required=True, help=SPEC_HELP)
+    c.add_argument("--preset", "--spec", dest="spec", required=True, help=SPEC_HELP)
     src = c.add_mutually_exclusive_group()
     src.add_argument("--dataset", default="fashion-mnist",
                      choices=["photos", "fashion-mnist", "fashion-mnist-full"],
@@ -68,7 +68,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                          epilog="Exit codes: 0 match, 1 mismatch found (one line per kind), 2 bad input.")
     d.add_argument("--runtime", required=True, metavar="A.npy", help="tensor the runtime fed the model")
     d.add_argument("--calib", required=True, metavar="B.npy", help="calibration tensor of the same image")
-    d.add_argument("--spec", help=f"optional intended spec: {SPEC_HELP}")
+    d.add_argument("--preset", "--spec", dest="spec", help=f"optional intended spec: {SPEC_HELP}")
     d.add_argument("--format", "-f", choices=["text", "json"], default="text", help="output format (default: text)")
     d.set_defaults(func=run_diagnose)
 
@@ -78,7 +78,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                      "per-channel Sub in front of it ('subtract', exact when the Conv pads).",
                          epilog="Exit codes: 0 written, 2 unusable input.")
     f.add_argument("model", metavar="MODEL.onnx")
-    f.add_argument("--spec", required=True, help=SPEC_HELP)
+    f.add_argument("--preset", "--spec", dest="spec", required=True, help=SPEC_HELP)
     f.add_argument("--strategy", choices=["auto", "fold", "subtract"], default="auto",
                    help="auto: fold without padding, subtract with (default: auto)")
     f.add_argument("--input-dtype", choices=["uint8", "float32"], default="uint8",

@@ -7,6 +7,7 @@ import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from npuready.commands.preset_arg import add_preset_arg
     from npuready.commands.shape_args import add_shape_args
 
     p = sub.add_parser(
@@ -28,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--calib", metavar="SRC",
                    help="calibration inputs: fashion-mnist:train|test, a calibration folder (manifest.json), "
                         "an .npz, or a folder of photos with --preset; enables quantize + parity ladder")
-    p.add_argument("--preset", metavar="P", help="preprocessing preset for a folder of photos")
+    add_preset_arg(p, "turns a --calib folder of photos into model inputs")
     p.add_argument("--images", type=int, default=32, help="calibration/ladder inputs (default 32)")
     p.add_argument("--stages", default="lint,partition,cost,quantize",
                    help="comma-separated subset of lint,partition,cost,quantize (default: all)")
@@ -42,7 +43,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from npuready.commands.preset_arg import preset_from
     from npuready.commands.shape_args import pins_from
+
+    preset_from(args)  # a bad --preset is refused before lint/partition/cost run
     from npuready.report import ReportRequest, build_report, report_failed, write_report
     from npuready.report.request import DEFAULT_TARGETS
 
