@@ -20,8 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "cost figures are simulated; the ladder is measured here on CPU. MODEL can also be "
                     "library:NAME, an architecture built at run time by timm/torchvision/ultralytics with "
                     "RANDOM-INITIALISED weights (see 'npuready models list'; needs the corpus extra).",
-        epilog="Exit codes: 0 report written, 1 written but a sanity check or the parity gate failed, "
-               "2 unusable input. Writes DIR/result.json and DIR/report.html (+ DIR/assets/), a page that opens "
+        epilog="Exit codes: 0 report written, 1 written but a sanity check or the parity gate failed (with --calib "
+               "the last line shows the ladder, the gate verdict and its cause), 2 unusable input. Writes DIR/result.json and DIR/report.html (+ DIR/assets/), a page that opens "
                "from file:// with no network: graph view, placements, lint badges, per-layer table.")
     p.add_argument("model", help="an .onnx file, or library:NAME")
     p.add_argument("--target", "-t", action="append", dest="targets", metavar="T",
@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
 
     preset_from(args)  # a bad --preset is refused before lint/partition/cost run
     from npuready.report import ReportRequest, build_report, report_failed, write_report
+    from npuready.report.ladder_line import ladder_line
     from npuready.report.request import DEFAULT_TARGETS
 
     request = ReportRequest(model=args.model, targets=tuple(args.targets or DEFAULT_TARGETS),
@@ -60,4 +61,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{path}: {result['model']['label']}, {result['graph']['node_count']} nodes, "
           f"targets {', '.join(request.targets)}; sanity checks {'ok' if checks['all_ok'] else 'FAILED'}; "
           f"page {path.parent / 'report.html'}")
+    last = ladder_line(result.get("ladder"))
+    if last:  # the verdict behind the exit code, last
+        print(last)
     return 1 if report_failed(result) else 0

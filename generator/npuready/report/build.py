@@ -51,7 +51,7 @@ def _ladder(src: ModelSource, request: ReportRequest) -> dict[str, Any]:
     limits = GateLimits()
     verdict = gate(result, limits)
     return {**out, "status": "ran", "ladder": result.to_dict(),
-            "gate": {"passed": verdict.passed, "reasons": list(verdict.reasons)}}
+            "gate": {"passed": verdict.passed, "reasons": list(verdict.reasons), "cause": verdict.cause}}
 
 
 @contextmanager
