@@ -1,4 +1,4 @@
-"""`npuready preprocess show|apply|calib|diagnose|fuse`: the input-format contract."""
+"""`npuready preprocess show|inspect|apply|calib|diagnose|fuse`: the input-format contract."""
 from __future__ import annotations
 
 import argparse
@@ -22,6 +22,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--model", metavar="MODEL.onnx", help="bind the spec to this model's image input (size check)")
     s.add_argument("--format", "-f", choices=["text", "json"], default="text", help="output format (default: text)")
     s.set_defaults(func=run_show)
+
+    i = verbs.add_parser("inspect", help="show what the exporter wrote about the input (metadata_props)",
+                         description="Read the model's ONNX metadata_props (ultralytics' imgsz/stride/names, "
+                                     "PaddleOCR's character dictionary, Windows ML pixel format, mean/std, ...), "
+                                     "show the keys that describe its input and, where they name an input format, "
+                                     "the --preset (and --input-shape pin) to use.",
+                         epilog="Exit codes: 0 ok, 2 unusable input.")
+    i.add_argument("model", metavar="MODEL.onnx")
+    i.add_argument("--format", "-f", choices=["text", "json"], default="text", help="output format (default: text)")
+    i.set_defaults(func=run_inspect)
 
     a = verbs.add_parser("apply", help="preprocess one image into a .npy model input",
                          description="Run the spec on one image file and save the model-input tensor "
@@ -108,6 +118,33 @@ def run_show(args: argparse.Namespace) -> int:
         sys.stdout.write(dumps_json(data[0] if args.spec else data))
     else:
         sys.stdout.write("\n".join(spec_text(s) for s in specs))
+    return 0
+
+
+def metadata_of(model: str):
+    """The model's metadata, or InputError (exit 2) naming the file."""
+    from pathlib import Path
+
+    from npuready.errors import InputError
+    from npuready.preprocess.metadata import read_metadata
+
+    if not Path(model).is_file():
+        raise InputError(f"{model}: no such ONNX file")
+    try:
+        return read_metadata(model)
+    except Exception as exc:  # onnx's DecodeError and friends: not a readable ONNX file
+        raise InputError(f"{model}: not a readable ONNX file ({type(exc).__name__})") from None
+
+
+def run_inspect(args: argparse.Namespace) -> int:
+    from npuready.atomic import dumps_json
+
+    meta = metadata_of(args.model)
+    if args.format == "json":
+        sys.stdout.write(dumps_json(meta.to_dict()))
+    else:
+        lines = meta.lines() or [f"model metadata: none that describes the input (producer {meta.producer or 'unknown'})"]
+        sys.stdout.write("\n".join(lines) + "\n")
     return 0
 
 

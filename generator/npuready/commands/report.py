@@ -42,11 +42,27 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+def _show_metadata(model: str) -> None:
+    """What the exporter wrote about the input (and the preset it suggests), on stderr."""
+    from pathlib import Path
+
+    if Path(model).suffix == ".onnx" and Path(model).is_file():
+        from npuready.preprocess.metadata import read_metadata
+
+        try:
+            lines = read_metadata(model).lines()
+        except Exception:  # an unreadable file: the report's own loading says why, with exit 2
+            return
+        for line in lines:
+            print(f"report: {line}", file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
     from npuready.commands.preset_arg import preset_from
     from npuready.commands.shape_args import pins_from
 
     preset_from(args)  # a bad --preset is refused before lint/partition/cost run
+    _show_metadata(args.model)
     from npuready.report import ReportRequest, build_report, report_failed, write_report
     from npuready.report.ladder_line import ladder_line
     from npuready.report.request import DEFAULT_TARGETS

@@ -1,4 +1,4 @@
-"""JSON Schema of a preprocessing spec file (``--spec`` / ``--preprocess FILE.json``).
+"""JSON Schema of a preprocessing spec file (``--preset FILE.json``; older spelling ``--spec``).
 
 Types, enumerations and ranges are checked here, before a ``PreprocessSpec`` is built; the dataclass
 then checks the relations between fields (mean and std together, letterbox without resize, …).
