@@ -8,6 +8,8 @@ SPEC_HELP = "preset name (see 'npuready preprocess show'), zoo:<model> (from zoo
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from npuready.commands.shape_args import add_shape_args
+
     p = sub.add_parser(
         "preprocess", help="input-format presets, calibration sets, mismatch doctor, normalisation fusion",
         description="One declarative input spec (colour order, dtype, layout, resize, crop, letterbox, "
@@ -21,6 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("spec", nargs="?", metavar="PRESET", help=SPEC_HELP)
     s.add_argument("--model", metavar="MODEL.onnx", help="bind the spec to this model's image input (size check)")
     s.add_argument("--format", "-f", choices=["text", "json"], default="text", help="output format (default: text)")
+    add_shape_args(s)
     s.set_defaults(func=run_show)
 
     i = verbs.add_parser("inspect", help="show what the exporter wrote about the input (metadata_props)",
@@ -41,6 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     a.add_argument("--preset", "--spec", dest="spec", required=True, help=SPEC_HELP)
     a.add_argument("--model", metavar="MODEL.onnx", help="take/check the image size from this model")
     a.add_argument("--output", "-o", required=True, metavar="FILE.npy", help="where to write the tensor")
+    add_shape_args(a)
     a.set_defaults(func=run_apply)
 
     c = verbs.add_parser("calib", help="build a stratified calibration set (.npy files + manifest.json)",
@@ -69,6 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--body-layout", choices=["HWC", "NHWC", "NCHW"], default="HWC",
                    help="mode body without --body-input: per-sample layout (default: HWC)")
     c.add_argument("--out", required=True, metavar="DIR", help="output folder")
+    add_shape_args(c)
     c.set_defaults(func=run_calib)
 
     d = verbs.add_parser("diagnose", help="name the mismatch between a runtime and a calibration tensor",
@@ -99,11 +104,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _spec(args: argparse.Namespace):
+    """The spec, bound to --model (its shape pinned by --input-shape/--batch) when one is given."""
     from npuready.preprocess import bind_to_model, resolve_spec
 
     spec = resolve_spec(args.spec)
     model = getattr(args, "model", None)
-    return bind_to_model(spec, model) if model else spec
+    if not model:
+        return spec
+    from npuready.commands.shape_args import load_pinned
+
+    return bind_to_model(spec, load_pinned(model, args).model)
 
 
 def run_show(args: argparse.Namespace) -> int:
@@ -165,11 +175,10 @@ def run_apply(args: argparse.Namespace) -> int:
 
 
 def run_calib(args: argparse.Namespace) -> int:
-    from npuready.preprocess import resolve_spec
     from npuready.preprocess.calibration import build_calibration_set
     from npuready.preprocess.sources import dataset, image_folder
 
-    spec = resolve_spec(args.spec)
+    spec = _spec(args)  # bound to the pinned model before any image is read
     images, labels, source = image_folder(args.images) if args.images else dataset(args.dataset, args.split)
 
     from functools import partial
@@ -184,7 +193,7 @@ def run_calib(args: argparse.Namespace) -> int:
     cs = build_calibration_set(images, labels, spec, args.out, n=args.n, seed=args.seed, mode=args.mode,
                                model=args.model, body_input=args.body_input, body_layout=args.body_layout,
                                source=source, target=target, progress=bar)
-    classes = len(cs.manifest["per_class"])
+    classes = len([k for k in cs.manifest["per_class"] if k != "unlabelled"])
     print(f"{cs.folder}: {len(cs.files)} tensors {cs.dtype} {list(cs.shape)} ({cs.layout}, mode {args.mode}, "
           f"{classes} classes, seed {args.seed}) + manifest.json")
     return 0
