@@ -87,3 +87,14 @@ def test_usage_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as info:
         main(["preprocess", "diagnose", "--runtime", "a.npy"])
     assert info.value.code == 2
+
+
+def test_inspect_shows_nudenets_metadata_and_refuses_a_missing_file(capsys, tmp_path):
+    from npuready.thirdparty.catalog import get
+
+    assert main(["preprocess", "inspect", str(get("nudenet-320n").path())]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "model metadata: imgsz [320, 320] (ultralytics)" in out
+    assert out[-1].startswith("model metadata suggests --preset yolov8 --input-shape images=1,3,320,320")
+    assert main(["preprocess", "inspect", str(tmp_path / "no.onnx")]) == 2
+    assert capsys.readouterr().err.count("\n") == 1

@@ -62,7 +62,7 @@ def test_images_need_a_spec_and_use_it(tmp_path):
     for c in ("cat", "dog"):
         (tmp_path / c).mkdir()
         Image.fromarray(np.full((8, 8, 3), 200 if c == "cat" else 50, np.uint8)).save(tmp_path / c / "x.png")
-    with pytest.raises(InputError, match="holds images; give --preprocess"):
+    with pytest.raises(InputError, match="holds images; give --preset"):
         read_folder(tmp_path, (1, 3, 8, 8))
     spec = PreprocessSpec.from_dict({"layout": "NCHW", "color": "RGB", "dtype": "float32", "scale": 1 / 255,
                                      "resize": [8, 8]}, name="t")

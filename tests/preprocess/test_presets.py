@@ -9,10 +9,12 @@ from npuready.preprocess.presets import (FASHION_MNIST_MEAN, FASHION_MNIST_STD, 
 
 def test_registry_holds_the_founding_presets_in_order():
     assert list(PRESETS) == ["classification", "classification_torchvision", "detection", "yolo_640", "yolo_1280",
-                             "vision_transformer", "fashion_mnist_64_rgb", "multimodal"]
+                             "vision_transformer", "fashion_mnist_64_rgb", "multimodal", "paddleocr-det",
+                             "paddleocr-rec", "imagenet-bgr", "mtcnn", "yolov8", "nudenet", "yolox"]
     assert all(spec.name == name for name, spec in PRESETS.items())
     assert [n for n, spec in PRESETS.items()
-            if not spec.source.startswith("the founding list of input formats")] == ["fashion_mnist_64_rgb"]
+            if not spec.source.startswith("the founding list of input formats")] == \
+        ["fashion_mnist_64_rgb", "paddleocr-det", "paddleocr-rec", "imagenet-bgr", "mtcnn", "yolov8", "nudenet", "yolox"]
 
 
 def test_fashion_mnist_64_rgb_replicates_grey_to_three_equal_channels_at_64x64():

@@ -16,6 +16,7 @@ CALIB_HELP = (
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from npuready.commands.preset_arg import add_preset_arg
     from npuready.commands.shape_args import add_shape_args
     from npuready.targets import DEFAULT_TARGET
 
@@ -45,9 +46,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--calib-images", type=int, default=100, help="calibration sample size (default: 100)")
     p.add_argument("--parity-images", type=int, default=200,
                    help="held-out inputs for the parity gate (default: up to 200)")
-    p.add_argument("--preprocess", metavar="SPEC",
-                   help="for image folders: preset name, zoo:<model> or spec JSON (zoo models default to their "
-                        "own input contract)")
+    add_preset_arg(p, "for image folders (zoo models default to their own input contract; --preprocess is "
+                      "the older spelling)", "--preprocess", dest="preprocess")
     p.add_argument("--per-tensor", action="store_true", help="per-tensor weight scales (default: per-channel)")
     p.add_argument("--min-agreement", type=float, default=0.99,
                    help="gate: minimum top-1 agreement with float of each quantised rung, fake-quant (the QDQ file as stored) and integer (default: 0.99)")
@@ -69,7 +69,7 @@ def command_line(args: argparse.Namespace) -> str:
     parts = ["npuready", "deploy", args.model, "--target", args.target, "--calib", args.calib,
              "--registry", args.registry]
     for flag, value, default in (("--name", args.name, None), ("--calib-images", args.calib_images, 100),
-                                 ("--parity-images", args.parity_images, 200), ("--preprocess", args.preprocess, None),
+                                 ("--parity-images", args.parity_images, 200), ("--preset", args.preprocess, None),
                                  ("--min-agreement", args.min_agreement, 0.99), ("--max-drop", args.max_drop, 0.01),
                                  ("--seed", args.seed, 0), ("--engine", args.engine, "numpy"),
                                  ("--task", args.task, None), ("--task-limit", args.task_limit, None)):
@@ -84,12 +84,14 @@ def command_line(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from npuready.atomic import dumps_json
+    from npuready.commands.preset_arg import preset_from
     from npuready.commands.shape_args import pins_from
     from npuready.deploy.pipeline import Settings, deploy
     from npuready.deploy.render import render_text
     from npuready.errors import InputError
     from npuready.intake.source import resolve
 
+    preset_from(args, "preprocess")  # a bad --preset is refused before the pipeline starts
     if args.calib_images < 1 or args.parity_images < 1:
         raise InputError("--calib-images and --parity-images: must be at least 1")
     if not 0 <= args.min_agreement <= 1 or not 0 <= args.max_drop <= 1:

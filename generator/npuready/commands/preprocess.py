@@ -1,4 +1,4 @@
-"""`npuready preprocess show|apply|calib|diagnose|fuse`: the input-format contract."""
+"""`npuready preprocess show|inspect|apply|calib|diagnose|fuse`: the input-format contract."""
 from __future__ import annotations
 
 import argparse
@@ -8,6 +8,8 @@ SPEC_HELP = "preset name (see 'npuready preprocess show'), zoo:<model> (from zoo
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from npuready.commands.shape_args import add_shape_args
+
     p = sub.add_parser(
         "preprocess", help="input-format presets, calibration sets, mismatch doctor, normalisation fusion",
         description="One declarative input spec (colour order, dtype, layout, resize, crop, letterbox, "
@@ -21,16 +23,28 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("spec", nargs="?", metavar="PRESET", help=SPEC_HELP)
     s.add_argument("--model", metavar="MODEL.onnx", help="bind the spec to this model's image input (size check)")
     s.add_argument("--format", "-f", choices=["text", "json"], default="text", help="output format (default: text)")
+    add_shape_args(s)
     s.set_defaults(func=run_show)
+
+    i = verbs.add_parser("inspect", help="show what the exporter wrote about the input (metadata_props)",
+                         description="Read the model's ONNX metadata_props (ultralytics' imgsz/stride/names, "
+                                     "PaddleOCR's character dictionary, Windows ML pixel format, mean/std, ...), "
+                                     "show the keys that describe its input and, where they name an input format, "
+                                     "the --preset (and --input-shape pin) to use.",
+                         epilog="Exit codes: 0 ok, 2 unusable input.")
+    i.add_argument("model", metavar="MODEL.onnx")
+    i.add_argument("--format", "-f", choices=["text", "json"], default="text", help="output format (default: text)")
+    i.set_defaults(func=run_inspect)
 
     a = verbs.add_parser("apply", help="preprocess one image into a .npy model input",
                          description="Run the spec on one image file and save the model-input tensor "
                                      "(the same function the calibration builder uses).",
                          epilog="Exit codes: 0 ok, 2 unusable input.")
     a.add_argument("image", help="image file (decoded with Pillow as RGB)")
-    a.add_argument("--spec", required=True, help=SPEC_HELP)
+    a.add_argument("--preset", "--spec", dest="spec", required=True, help=SPEC_HELP)
     a.add_argument("--model", metavar="MODEL.onnx", help="take/check the image size from this model")
     a.add_argument("--output", "-o", required=True, metavar="FILE.npy", help="where to write the tensor")
+    add_shape_args(a)
     a.set_defaults(func=run_apply)
 
     c = verbs.add_parser("calib", help="build a stratified calibration set (.npy files + manifest.json)",
@@ -39,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                      "compiled: tensors match the body input) or 'offload' (CPU offload: tensors "
                                      "match the original model input).",
                          epilog="Exit codes: 0 written, 2 unusable input.")
-    c.add_argument("--spec", required=True, help=SPEC_HELP)
+    c.add_argument("--preset", "--spec", dest="spec", required=True, help=SPEC_HELP)
     src = c.add_mutually_exclusive_group()
     src.add_argument("--dataset", default="fashion-mnist",
                      choices=["photos", "fashion-mnist", "fashion-mnist-full"],
@@ -59,6 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--body-layout", choices=["HWC", "NHWC", "NCHW"], default="HWC",
                    help="mode body without --body-input: per-sample layout (default: HWC)")
     c.add_argument("--out", required=True, metavar="DIR", help="output folder")
+    add_shape_args(c)
     c.set_defaults(func=run_calib)
 
     d = verbs.add_parser("diagnose", help="name the mismatch between a runtime and a calibration tensor",
@@ -68,7 +83,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                          epilog="Exit codes: 0 match, 1 mismatch found (one line per kind), 2 bad input.")
     d.add_argument("--runtime", required=True, metavar="A.npy", help="tensor the runtime fed the model")
     d.add_argument("--calib", required=True, metavar="B.npy", help="calibration tensor of the same image")
-    d.add_argument("--spec", help=f"optional intended spec: {SPEC_HELP}")
+    d.add_argument("--preset", "--spec", dest="spec", help=f"optional intended spec: {SPEC_HELP}")
     d.add_argument("--format", "-f", choices=["text", "json"], default="text", help="output format (default: text)")
     d.set_defaults(func=run_diagnose)
 
@@ -78,7 +93,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                      "per-channel Sub in front of it ('subtract', exact when the Conv pads).",
                          epilog="Exit codes: 0 written, 2 unusable input.")
     f.add_argument("model", metavar="MODEL.onnx")
-    f.add_argument("--spec", required=True, help=SPEC_HELP)
+    f.add_argument("--preset", "--spec", dest="spec", required=True, help=SPEC_HELP)
     f.add_argument("--strategy", choices=["auto", "fold", "subtract"], default="auto",
                    help="auto: fold without padding, subtract with (default: auto)")
     f.add_argument("--input-dtype", choices=["uint8", "float32"], default="uint8",
@@ -89,11 +104,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _spec(args: argparse.Namespace):
+    """The spec, bound to --model (its shape pinned by --input-shape/--batch) when one is given."""
     from npuready.preprocess import bind_to_model, resolve_spec
 
     spec = resolve_spec(args.spec)
     model = getattr(args, "model", None)
-    return bind_to_model(spec, model) if model else spec
+    if not model:
+        return spec
+    from npuready.commands.shape_args import load_pinned
+
+    return bind_to_model(spec, load_pinned(model, args).model)
 
 
 def run_show(args: argparse.Namespace) -> int:
@@ -108,6 +128,33 @@ def run_show(args: argparse.Namespace) -> int:
         sys.stdout.write(dumps_json(data[0] if args.spec else data))
     else:
         sys.stdout.write("\n".join(spec_text(s) for s in specs))
+    return 0
+
+
+def metadata_of(model: str):
+    """The model's metadata, or InputError (exit 2) naming the file."""
+    from pathlib import Path
+
+    from npuready.errors import InputError
+    from npuready.preprocess.metadata import read_metadata
+
+    if not Path(model).is_file():
+        raise InputError(f"{model}: no such ONNX file")
+    try:
+        return read_metadata(model)
+    except Exception as exc:  # onnx's DecodeError and friends: not a readable ONNX file
+        raise InputError(f"{model}: not a readable ONNX file ({type(exc).__name__})") from None
+
+
+def run_inspect(args: argparse.Namespace) -> int:
+    from npuready.atomic import dumps_json
+
+    meta = metadata_of(args.model)
+    if args.format == "json":
+        sys.stdout.write(dumps_json(meta.to_dict()))
+    else:
+        lines = meta.lines() or [f"model metadata: none that describes the input (producer {meta.producer or 'unknown'})"]
+        sys.stdout.write("\n".join(lines) + "\n")
     return 0
 
 
@@ -128,11 +175,10 @@ def run_apply(args: argparse.Namespace) -> int:
 
 
 def run_calib(args: argparse.Namespace) -> int:
-    from npuready.preprocess import resolve_spec
     from npuready.preprocess.calibration import build_calibration_set
     from npuready.preprocess.sources import dataset, image_folder
 
-    spec = resolve_spec(args.spec)
+    spec = _spec(args)  # bound to the pinned model before any image is read
     images, labels, source = image_folder(args.images) if args.images else dataset(args.dataset, args.split)
 
     from functools import partial
@@ -147,7 +193,7 @@ def run_calib(args: argparse.Namespace) -> int:
     cs = build_calibration_set(images, labels, spec, args.out, n=args.n, seed=args.seed, mode=args.mode,
                                model=args.model, body_input=args.body_input, body_layout=args.body_layout,
                                source=source, target=target, progress=bar)
-    classes = len(cs.manifest["per_class"])
+    classes = len([k for k in cs.manifest["per_class"] if k != "unlabelled"])
     print(f"{cs.folder}: {len(cs.files)} tensors {cs.dtype} {list(cs.shape)} ({cs.layout}, mode {args.mode}, "
           f"{classes} classes, seed {args.seed}) + manifest.json")
     return 0

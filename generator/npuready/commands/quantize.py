@@ -7,6 +7,7 @@ import sys
 
 def register(sub: argparse._SubParsersAction) -> None:
     from npuready.commands.catalog import OBSERVER_NAMES
+    from npuready.commands.preset_arg import add_preset_arg
     from npuready.commands.shape_args import add_shape_args
 
     p = sub.add_parser(
@@ -20,9 +21,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--method", choices=OBSERVER_NAMES, default="minmax",
                    help="activation observer (default: minmax)")
     p.add_argument("--out", "-o", required=True, metavar="Q.onnx", help="where to write the QDQ model")
-    p.add_argument("--calibration", default="fashion-mnist:train",
-                   help="calibration inputs: fashion-mnist:train, a calibration folder (manifest.json, from the "
-                        "preprocessing contract's builder) or an .npz with x (default: fashion-mnist:train)")
+    p.add_argument("--calibration", "--calib", default="fashion-mnist:train",
+                   help="calibration inputs: fashion-mnist:train, a calibration folder (manifest.json, from "
+                        "'npuready preprocess calib'), a folder of images with --preset, or an .npz with x "
+                        "(default: fashion-mnist:train)")
+    add_preset_arg(p, "turns a --calib folder of images into model inputs")
     p.add_argument("--images", type=int, default=256, help="calibration images (default: 256, stratified)")
     p.add_argument("--per-tensor", action="store_true", help="per-tensor weight scales (default: per-channel)")
     p.add_argument("--activation", choices=["int8", "uint8"], default="int8",
@@ -41,9 +44,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from npuready.atomic import write_bytes
+    from npuready.commands.preset_arg import preset_from
     from npuready.errors import InputError
     from npuready.commands.shape_args import load_pinned
     from npuready.importer.opset import MIN_OPSET
+
+    spec = preset_from(args)  # before the model is loaded
     from npuready.quant.inputs import load_inputs
     from npuready.quant.qdq_check import check_qdq
     from npuready.quant.quantised_input import refuse_quantised
@@ -60,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     if g.imported:
         print(g.imported.summary(), file=sys.stderr)
     shape = tuple(d if isinstance(d, int) else 1 for d in (g.inputs[0].shape or ()))
-    data = load_inputs(args.calibration, args.images, shape)
+    data = load_inputs(args.calibration, args.images, shape, spec=spec)
     check_calibration(data.x, args.calibration)
     batches = [data.x[i:i + 1] for i in range(len(data.x))]
     model, decomposed = g.model, 0

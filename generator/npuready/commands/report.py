@@ -7,6 +7,7 @@ import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from npuready.commands.preset_arg import add_preset_arg
     from npuready.commands.shape_args import add_shape_args
 
     p = sub.add_parser(
@@ -19,17 +20,18 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "cost figures are simulated; the ladder is measured here on CPU. MODEL can also be "
                     "library:NAME, an architecture built at run time by timm/torchvision/ultralytics with "
                     "RANDOM-INITIALISED weights (see 'npuready models list'; needs the corpus extra).",
-        epilog="Exit codes: 0 report written, 1 written but a sanity check or the parity gate failed, "
-               "2 unusable input. Writes DIR/result.json and DIR/report.html, one self-contained file (styles, scripts, "
-               "the layout code and the report inlined) that opens from file:// with no network: graph view, "
-               "placements, lint badges, per-layer table. --no-inline writes the page plus DIR/assets/ instead.")
+        epilog="Exit codes: 0 report written, 1 written but a sanity check or the parity gate failed (with --calib "
+               "the last line shows the ladder, the gate verdict and its cause), 2 unusable input. Writes "
+               "DIR/result.json and DIR/report.html, one self-contained file (styles, scripts, the layout code and the "
+               "report inlined) that opens from file:// with no network: graph view, placements, lint badges, "
+               "per-layer table. --no-inline writes the page plus DIR/assets/ instead.")
     p.add_argument("model", help="an .onnx file, or library:NAME")
     p.add_argument("--target", "-t", action="append", dest="targets", metavar="T",
                    help="target (repeatable; default: edge-10 and ethos-u55-128)")
     p.add_argument("--calib", metavar="SRC",
                    help="calibration inputs: fashion-mnist:train|test, a calibration folder (manifest.json), "
                         "an .npz, or a folder of photos with --preset; enables quantize + parity ladder")
-    p.add_argument("--preset", metavar="P", help="preprocessing preset for a folder of photos")
+    add_preset_arg(p, "turns a --calib folder of photos into model inputs")
     p.add_argument("--images", type=int, default=32, help="calibration/ladder inputs (default 32)")
     p.add_argument("--stages", default="lint,partition,cost,quantize",
                    help="comma-separated subset of lint,partition,cost,quantize (default: all)")
@@ -47,9 +49,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+def _show_metadata(model: str) -> None:
+    """What the exporter wrote about the input (and the preset it suggests), on stderr."""
+    from pathlib import Path
+
+    if Path(model).suffix == ".onnx" and Path(model).is_file():
+        from npuready.preprocess.metadata import read_metadata
+
+        try:
+            lines = read_metadata(model).lines()
+        except Exception:  # an unreadable file: the report's own loading says why, with exit 2
+            return
+        for line in lines:
+            print(f"report: {line}", file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
+    from npuready.commands.preset_arg import preset_from
     from npuready.commands.shape_args import pins_from
+
+    preset_from(args)  # a bad --preset is refused before lint/partition/cost run
+    _show_metadata(args.model)
     from npuready.report import ReportRequest, build_report, report_failed, write_report
+    from npuready.report.ladder_line import ladder_line
     from npuready.report.request import DEFAULT_TARGETS
     from npuready.terminal import printable  # names from the model never drive the terminal
 
@@ -73,4 +95,7 @@ def run(args: argparse.Namespace) -> int:
     print(printable(f"{path}: {result['model']['label']}, {result['graph']['node_count']} nodes, "
                     f"targets {', '.join(request.targets)}; sanity checks {'ok' if checks['all_ok'] else 'FAILED'}; "
                     f"page {path.parent / 'report.html'}"))
+    last = ladder_line(result.get("ladder"))
+    if last:  # the verdict behind the exit code, last
+        print(last)
     return 1 if report_failed(result) else 0

@@ -22,6 +22,7 @@ def add_task_args(p: argparse.ArgumentParser, limit: bool = True) -> None:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from npuready.commands.preset_arg import add_preset_arg
     from npuready.commands.shape_args import add_shape_args
 
     p = sub.add_parser(
@@ -38,7 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("qdq_model", metavar="QDQ.onnx", help="its quantised QDQ model (e.g. from 'npuready quantize')")
     p.add_argument("--data", default="fashion-mnist:test",
                    help="inputs: fashion-mnist:test|fashion-mnist:train, a calibration folder or an .npz with x[,y] "
-                        "(default: fashion-mnist:test)")
+                        "a folder of images with --preset (default: fashion-mnist:test)")
+    add_preset_arg(p, "turns a --data folder of images into model inputs")
     p.add_argument("--images", type=int, default=1000, help="number of images (default: 1000)")
     p.add_argument("--engine", choices=["numpy", "cpp"], default="numpy", help="integer engine (default: numpy)")
     p.add_argument("--rounding", default="tflite-ref",
@@ -69,8 +71,11 @@ def run(args: argparse.Namespace) -> int:
     from npuready.commands.output import emit, progress
     from npuready.commands.in_file import in_file
     from npuready.errors import InputError
+    from npuready.commands.preset_arg import preset_from
     from npuready.commands.shape_args import load_pinned
     from npuready.quant.inputs import load_inputs
+
+    spec = preset_from(args)  # before any model is loaded
     from npuready.verify.data_check import check_evaluation, output_classes
     from npuready.verify.gate import GateLimits, gate
     from npuready.verify.ladder import run_ladder
@@ -82,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--min-agreement and --max-drop: must be fractions in [0, 1]")
     fm, qm = load_pinned(args.float_model, args), load_pinned(args.qdq_model, args)
     shape = tuple(d if isinstance(d, int) else 1 for d in (fm.inputs[0].shape or ()))
-    data = load_inputs(args.data, args.images, shape)
+    data = load_inputs(args.data, args.images, shape, spec=spec)
     check_evaluation(data.x, data.labels, output_classes(fm.model), args.data)
     check_litert = args.litert or args.require_bitexact
     if check_litert:

@@ -8,7 +8,7 @@ Accepted layouts (files are taken in sorted relative-path order):
    leading batch 1), either all directly in DIR (unlabelled) or in one sub-folder per class
    (``DIR/<label>/*.npy``; integer folder names are class indices the parity gate scores against);
 3. image files (.png .jpg .jpeg .bmp .webp .tif), same flat or per-class layout, turned into tensors by
-   a preprocessing spec (``--preprocess`` preset / ``zoo:<model>`` / spec JSON; zoo models default
+   a preprocessing spec (``--preset`` preset / ``zoo:<model>`` / spec JSON; zoo models default
    to their own input contract) with ``npuready.preprocess.apply``.
 
 The calibration sample is stratified by label (``preprocess.calibration.stratified_indices``), seeded;
@@ -131,7 +131,7 @@ def read_folder(folder: "str | Path", input_shape: tuple[int, ...], spec=None, m
     kind = kinds.pop()
     if kind == "image":
         if spec is None:
-            raise InputError(f"{root}: holds images; give --preprocess (a preset, zoo:<model> or a spec JSON) so "
+            raise InputError(f"{root}: holds images; give --preset (a preset, zoo:<model> or a spec JSON) so "
                              "they become model inputs")
         from npuready.preprocess.bind import bind_to_model
         from npuready.preprocess.pipeline import apply

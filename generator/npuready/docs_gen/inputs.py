@@ -97,7 +97,7 @@ def build() -> str:
         "holds one integer class label ≥ 0 per row of `x`; every member's declared size and compression ratio "
         f"(≤ {budget.MAX_ZIP_RATIO}) checked before it is unpacked.",
         "",
-        "## Preprocessing spec file (`--spec`, `--preprocess FILE.json`)",
+        "## Preprocessing spec file (`--preset FILE.json`)",
         "",
         f"{SPEC['description']} Unknown keys are refused. The spec then checks the relations between fields "
         "(mean and std together and one value per channel, letterbox without resize, uint8 input only with "

@@ -36,6 +36,8 @@ SCHEMA: dict[str, Any] = {
                 },
             },
         },
+        "classes": {"type": "array", "items": {"type": "string"},
+                    "description": "class names by index, when the source labelled images by name (informative)"},
         "shape": {"type": "array", "items": {"type": "integer", "minimum": 1},
                   "description": "the model input shape the tensors were written for (informative)"},
     },

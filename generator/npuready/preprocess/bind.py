@@ -71,6 +71,14 @@ def bind_to_model(spec: PreprocessSpec, model: str | os.PathLike | onnx.ModelPro
                          "use a uint8 (fused-normalisation) spec")
     static = isinstance(h, int) and isinstance(w, int)
     size = spec.output_size
+    if spec.limit_side is not None:  # PaddleOCR's detector rule follows the image; a pinned model fixes the size
+        if not static:
+            return spec.replace(image_input=inp.name)
+        m = spec.size_multiple or 1
+        if h % m or w % m:
+            raise InputError(f"spec {spec.name!r}: sizes must be multiples of {m}, but {label} is {h}x{w}; "
+                             f"pin it to a multiple of {m} with --input-shape")
+        return spec.with_size((h, w)).replace(image_input=inp.name)
     if spec.fit_model_size:
         if not static:
             raise InputError(f"spec {spec.name!r}: takes its size from the model, but {label} has no static "

@@ -47,6 +47,33 @@ def stratified_indices(labels: Sequence[Any], n: int, seed: int) -> np.ndarray:
     return np.sort(np.concatenate([pools[c][: want[c]] for c in classes]))
 
 
+UNLABELLED = "unlabelled"
+
+
+def manifest_labels(labels: Sequence[Any]) -> tuple[list[int | None], list[str] | None]:
+    """Labels as the manifest schema wants them (``npuready.inputs.manifest``: a class index or null).
+
+    None and "" (an image at the top of an image folder) become null; integers, and names that spell
+    one (folder ``3/``), stay that index; otherwise every name becomes its index in the sorted list of
+    names, returned as ``classes`` so the manifest still says which is which.
+    """
+    values = [np.asarray(v).item() if isinstance(v, np.generic) else v for v in labels]
+    named = [v for v in values if v is not None and v != ""]
+
+    def index(v: Any) -> int | None:
+        if isinstance(v, bool):
+            return None
+        if isinstance(v, int):
+            return v if v >= 0 else None
+        text = str(v).strip()
+        return int(text) if text.isdigit() else None
+
+    if all(index(v) is not None for v in named):
+        return [None if v is None or v == "" else index(v) for v in values], None
+    classes = sorted({str(v) for v in named})
+    return [None if v is None or v == "" else classes.index(str(v)) for v in values], classes
+
+
 @dataclass(frozen=True)
 class CalibrationSet:
     folder: Path
@@ -132,6 +159,7 @@ def build_calibration_set(images: Sequence[ImageLike], labels: Sequence[Any], sp
         body_input = planned_body_input(model, target, spec.image_input)
     head = _head_runner(model, body_input, spec.image_input) if body_input else None
     chosen = stratified_indices(labels, n, seed)
+    label_of, classes = manifest_labels(labels)
     out = Path(folder)
     samples, shape, dtype = [], None, None
     layout = spec.layout if mode == "offload" else (f"body input {body_input}" if head else body_layout)
@@ -148,11 +176,13 @@ def build_calibration_set(images: Sequence[ImageLike], labels: Sequence[Any], sp
         for key, values in (companions or {}).items():
             extra[key] = f"sample_{k:05d}.{key}.npy"
             write_bytes(out / extra[key], _npy_bytes(np.asarray(values[int(i)])))
-        samples.append({"file": name, "label": np.asarray(labels[int(i)]).item(), "index": int(i),
+        samples.append({"file": name, "label": label_of[int(i)], "index": int(i),
+                        **({"class": classes[label_of[int(i)]]} if classes and label_of[int(i)] is not None else {}),
                         **({"companions": extra} if extra else {})})
     per_class: dict[str, int] = {}
-    for s in samples:
-        per_class[str(s["label"])] = per_class.get(str(s["label"]), 0) + 1
+    for i in chosen:
+        key = UNLABELLED if labels[int(i)] is None or labels[int(i)] == "" else str(np.asarray(labels[int(i)]).item())
+        per_class[key] = per_class.get(key, 0) + 1
     manifest = {
         "mode": mode,
         "rule": ("NPU body only: calibration matches the body input" if mode == "body"
@@ -160,7 +190,8 @@ def build_calibration_set(images: Sequence[ImageLike], labels: Sequence[Any], sp
         "layout": layout, "shape": list(shape or ()), "dtype": dtype, "count": len(samples), "seed": seed,
         "body_input": body_input, "model": str(model) if model is not None else None, "source": source,
         "target": target,
-        "spec": spec.to_dict(), "per_class": per_class, "samples": samples,
+        "spec": spec.to_dict(), "per_class": per_class, **({"classes": classes} if classes else {}),
+        "samples": samples,
     }
     write_json(out / MANIFEST, manifest)
     return CalibrationSet(out, tuple(s["file"] for s in samples), shape or (), dtype or "", layout, manifest)

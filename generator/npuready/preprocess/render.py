@@ -13,22 +13,32 @@ def _size(size) -> str:
     return f"{size[0]}x{size[1]}"
 
 
+_STYLES = {"top_left": "image at the top-left", "pad_then_resize": "padded to the box's aspect, then resized",
+           "height": "full height, width capped, padded on the right"}
+
+
 def steps(spec: PreprocessSpec) -> list[str]:
     """The ordered pipeline of ``spec`` in words; fused steps are marked as done inside the model."""
     out = [f"decode to {spec.color}"]
+    how = spec.interpolation if spec.resizer == "pillow" else f"{spec.resizer} {spec.interpolation}"
+    style = "" if spec.letterbox_style == "center" else f" ({_STYLES[spec.letterbox_style]})"
+    pad = f"pad {spec.pad_value}" if spec.pad_output is None else f"pad {spec.pad_output:g} after normalisation"
+    if spec.limit_side is not None:
+        side = "shorter side up to" if spec.limit_type == "min" else "longer side down to"
+        multiple = f", each side rounded to a multiple of {spec.size_multiple}" if spec.size_multiple else ""
+        out.append(f"resize {side} {spec.limit_side}{multiple} ({how})")
     if spec.fit_model_size == "resize":
-        out.append(f"resize to the model's input size ({spec.interpolation})")
+        out.append(f"resize to the model's input size ({how})")
     elif spec.fit_model_size == "letterbox":
-        out.append(f"letterbox to the model's input size, pad {spec.pad_value}")
+        out.append(f"letterbox to the model's input size{style}, {pad} ({how})")
     if isinstance(spec.resize, int):
-        out.append(f"resize shorter side to {spec.resize} ({spec.interpolation})")
+        out.append(f"resize shorter side to {spec.resize} ({how})")
     elif spec.resize is not None:
-        out.append(f"resize to {_size(spec.resize)} ({spec.interpolation})")
+        out.append(f"resize to {_size(spec.resize)} ({how})")
     if spec.center_crop:
         out.append(f"centre crop {_size(spec.center_crop)}")
     if spec.letterbox:
-        out.append(f"aspect-preserving resize + letterbox {_size(spec.letterbox)}, pad {spec.pad_value} "
-                   f"({spec.interpolation})")
+        out.append(f"aspect-preserving resize + letterbox {_size(spec.letterbox)}{style}, {pad} ({how})")
     where = " [fused into the model]" if spec.fuse_normalization else ""
     out.append(f"{spec.dtype}" + (" (model input boundary)" if spec.fuse_normalization else ""))
     if spec.scale is not None:

@@ -1,8 +1,15 @@
 """The declarative input-format spec: one frozen dataclass that both calibration and inference read.
 
-A ``PreprocessSpec`` describes the ordered pipeline (seed 004)::
+A ``PreprocessSpec`` describes the ordered pipeline::
 
     decode -> colour (RGB/BGR/GRAY) -> resize -> centre crop -> letterbox -> dtype -> scale -> mean/std -> layout
+
+Exporters' own Python code differs in details the spec names rather than hides: which library
+resizes (``resizer``: Pillow, OpenCV's ``cv2.resize``, or torch's ``interpolate(mode="area")``),
+how sizes round (``size_rounding``), where a letterboxed image sits and how it is fitted
+(``letterbox_style``), whether padding is written after normalisation (``pad_output``), and
+PaddleOCR's detector rule (``limit_side``/``limit_type``/``size_multiple``: scale so the shorter
+or longer side meets a limit, then round each side to a multiple).
 
 ``dtype`` is the element type at the compiled model's input boundary. When
 ``fuse_normalization`` is true the scale/mean/std are folded into the model (see
@@ -22,6 +29,16 @@ COLORS = ("RGB", "BGR", "GRAY")
 DTYPES = ("uint8", "float32")
 LAYOUTS = ("HWC", "NHWC", "NCHW")
 INTERPOLATIONS = ("nearest", "bilinear", "bicubic", "lanczos", "box", "hamming")
+#: pillow: PIL.Image.resize (antialiased); opencv: cv2.resize (INTER_* flags, no antialias, as the OpenCV-based
+#: exporters' code calls it); torch-area: torch's interpolate(mode="area"), i.e. adaptive average pooling in float.
+RESIZERS = ("pillow", "opencv", "torch-area")
+#: torchvision: shorter side int(), centre-crop offset round(); paddle: shorter side round(), crop offset floor.
+SIZE_ROUNDINGS = ("torchvision", "paddle")
+#: center: ultralytics' fit (round, centred); top_left: YOLOX's (int(), image at the top-left corner);
+#: pad_then_resize: pad bottom/right to the box's aspect, then resize (nudenet); height: PaddleOCR's text-line
+#: fit (full box height, width ceil(h_box * w / h) capped at the box width, padded on the right).
+LETTERBOX_STYLES = ("center", "top_left", "pad_then_resize", "height")
+LIMIT_TYPES = ("min", "max")
 
 
 def _pair(value: Any, what: str) -> tuple[int, int] | None:
@@ -58,6 +75,13 @@ class PreprocessSpec:
     std: tuple[float, ...] | None = None
     fuse_normalization: bool = False
     fit_model_size: str | None = None
+    resizer: str = "pillow"
+    size_rounding: str = "torchvision"
+    letterbox_style: str = "center"
+    pad_output: float | None = None
+    limit_side: int | None = None
+    limit_type: str = "min"
+    size_multiple: int | None = None
     image_input: str | None = None
     description: str = ""
     source: str = ""
@@ -70,6 +94,8 @@ class PreprocessSpec:
             fix("resize", _pair(self.resize, f"spec {self.name!r}: resize"))
         fix("center_crop", _pair(self.center_crop, f"spec {self.name!r}: center_crop"))
         fix("letterbox", _pair(self.letterbox, f"spec {self.name!r}: letterbox"))
+        if self.pad_output is not None and not isinstance(self.pad_output, bool):
+            fix("pad_output", float(self.pad_output))
         for key in ("mean", "std"):
             v = getattr(self, key)
             if v is not None:
@@ -80,7 +106,9 @@ class PreprocessSpec:
     def validate(self) -> None:
         where = f"spec {self.name!r}"
         for key, allowed in (("color", COLORS), ("dtype", DTYPES), ("layout", LAYOUTS),
-                             ("interpolation", INTERPOLATIONS)):
+                             ("interpolation", INTERPOLATIONS), ("resizer", RESIZERS),
+                             ("size_rounding", SIZE_ROUNDINGS), ("letterbox_style", LETTERBOX_STYLES),
+                             ("limit_type", LIMIT_TYPES)):
             if getattr(self, key) not in allowed:
                 raise InputError(f"{where}: {key}={getattr(self, key)!r} is not one of {', '.join(allowed)}")
         if isinstance(self.resize, int) and self.resize <= 0:
@@ -108,6 +136,27 @@ class PreprocessSpec:
             raise InputError(f"{where}: fit_model_size={self.fit_model_size!r} is not 'resize' or 'letterbox'")
         if self.fit_model_size and self.output_size is not None:
             raise InputError(f"{where}: fit_model_size with a fixed size; use one of them")
+        if self.resizer == "opencv" and self.interpolation == "hamming":
+            raise InputError(f"{where}: OpenCV has no hamming interpolation; choose another or resizer pillow")
+        if self.resizer == "torch-area" and self.interpolation != "box":
+            raise InputError(f"{where}: resizer torch-area averages areas; set interpolation 'box'")
+        if self.resizer == "torch-area" and self.dtype == "uint8":
+            raise InputError(f"{where}: resizer torch-area gives float pixels; set dtype float32")
+        lettered = self.letterbox is not None or self.fit_model_size == "letterbox"
+        if self.letterbox_style != "center" and not lettered:
+            raise InputError(f"{where}: letterbox_style {self.letterbox_style!r} without a letterbox")
+        if self.pad_output is not None and (not lettered or self.dtype != "float32"):
+            raise InputError(f"{where}: pad_output (padding written after normalisation) needs a letterbox "
+                             "and dtype float32")
+        for key in ("limit_side", "size_multiple"):
+            v = getattr(self, key)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v <= 0):
+                raise InputError(f"{where}: {key}={v!r} must be a positive integer")
+        if self.limit_side is not None and (self.resize is not None or lettered or self.center_crop
+                                            or self.fit_model_size):
+            raise InputError(f"{where}: limit_side is its own resize rule; drop resize/crop/letterbox/fit_model_size")
+        if self.size_multiple is not None and self.limit_side is None:
+            raise InputError(f"{where}: size_multiple rounds the limit_side rule; give limit_side too")
 
     # ----- derived facts -------------------------------------------------------------------
     @property
@@ -152,7 +201,11 @@ class PreprocessSpec:
         return self.replace(name=f"{self.name}:unfused", fuse_normalization=False, dtype="float32")
 
     def with_size(self, size: tuple[int, int]) -> "PreprocessSpec":
-        """Fill a spec that takes its size from the model (``fit_model_size``) with that size."""
+        """Fill a spec that takes its size from the model (``fit_model_size``) with that size.
+
+        PaddleOCR's side-limit rule follows the image; given a fixed model size it resizes to that size."""
+        if self.limit_side is not None:
+            return self.replace(limit_side=None, size_multiple=None, resize=(int(size[0]), int(size[1])))
         if not self.fit_model_size:
             return self
         key = "letterbox" if self.fit_model_size == "letterbox" else "resize"

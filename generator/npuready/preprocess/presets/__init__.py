@@ -1,12 +1,15 @@
-"""The preset registry (explicit dict): the named input formats of the founding list of input formats.
+"""The preset registry (explicit dict): the named input formats.
 
-That list names the presets and fixes their structure (which steps, uint8 input, letterbox
-size and pad value, fused normalisation); its tables omit some numbers, so every preset says
-in ``source`` which values come from that list and which are npuready defaults.
+The first ones are those of the founding list of input formats. That list names the presets and
+fixes their structure (which steps, uint8 input, letterbox size and pad value, fused normalisation);
+its tables omit some numbers, so every preset says in ``source`` which values come from that list
+and which are npuready defaults. The others, one per file in this package, reproduce what a trained
+model's own distribution does in its Python code (``source`` names the wheel, its version and file).
 """
 from __future__ import annotations
 
 from npuready.errors import InputError
+from npuready.preprocess.presets import imagenet_bgr, mtcnn, nudenet, paddleocr_det, paddleocr_rec, yolov8, yolox
 from npuready.preprocess.spec import PreprocessSpec
 
 #: torchvision's ImageNet recipe (resize 256, crop 224, ToTensor /255, Normalize).
@@ -81,6 +84,8 @@ PRESETS: dict[str, PreprocessSpec] = {
                     "must stay aligned by sample id with the other modalities.",
         source=f"{_SEED}: image input among several, aligned calibration; resize-to-model and /255 are "
                "npuready defaults"),
+    **{p.name: p for p in (paddleocr_det.PRESET, paddleocr_rec.PRESET, imagenet_bgr.PRESET, mtcnn.PRESET,
+                           yolov8.PRESET, nudenet.PRESET, yolox.PRESET)},
 }
 
 
