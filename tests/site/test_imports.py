@@ -4,7 +4,8 @@ from pathlib import Path
 
 import npuready.site
 
-ALLOWED = ("npuready.site", "npuready.atomic", "npuready.paths", "npuready.errors", "npuready.evidence")
+ALLOWED = ("npuready.site", "npuready.atomic", "npuready.paths", "npuready.errors", "npuready.evidence",
+           "npuready.nesting")  # nesting: depth- and size-bounded JSON reading (no pipeline)
 SITE = Path(npuready.site.__file__).parent
 
 
