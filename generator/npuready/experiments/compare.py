@@ -7,7 +7,6 @@ failed tasks - must be equal.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
