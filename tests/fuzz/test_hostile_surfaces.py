@@ -303,7 +303,7 @@ def test_no_committed_result_names_an_absolute_machine_path():
     assert found == {}
 
 
-@pytest.mark.parametrize("kind, words", [("deep", "nested more than 64 levels deep"), ("fifo", "is a FIFO"),
+@pytest.mark.parametrize("kind, words", [("deep", "nested more than 64 levels deep"), ("fifo", "not a regular file"),
                                          ("list", "top level must be an object")])
 def test_run_compare_reads_a_hostile_reproduction_in_one_line(kind, words, tmp_path, capsys):
     target = tmp_path / "probes" / "result.json"

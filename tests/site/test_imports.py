@@ -5,7 +5,7 @@ from pathlib import Path
 import npuready.site
 
 ALLOWED = ("npuready.site", "npuready.atomic", "npuready.paths", "npuready.errors", "npuready.evidence",
-           "npuready.inputs")  # the bounded input readers (file checks, nesting and size budgets): no pipeline code
+           "npuready.nesting")  # nesting: depth- and size-bounded JSON reading (no pipeline)
 SITE = Path(npuready.site.__file__).parent
 
 

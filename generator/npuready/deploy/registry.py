@@ -41,8 +41,8 @@ from npuready.atomic import write_json
 from npuready.deploy.faults import checkpoint
 from npuready.deploy.names import case_clash, check_name, inside
 from npuready.errors import InputError
-from npuready.inputs.nesting import parsed
 from npuready.experiments.context import sha256_file
+from npuready.nesting import parsed
 
 INDEX_VERSION = 1
 LOCK_TIMEOUT_S = 600.0

@@ -7,7 +7,6 @@ failed tasks - must be equal.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -82,19 +81,12 @@ def compare_docs(experiment: str, committed: Mapping[str, Any], reproduced: Mapp
 
 def _read(path: Path) -> dict[str, Any]:
     """A result to compare: a regular file within budget.MAX_RESULT_BYTES, JSON nested within MAX_NESTING."""
-    from npuready.inputs import budget
-    from npuready.inputs.files import regular_file
-    from npuready.inputs.nesting import parsed
+    from npuready.nesting import read_json
 
-    if not path.exists():
-        raise InputError(f"{path}: no result.json; run the experiment into that folder first")
-    size = regular_file(path, str(path), what="result file").stat().st_size
-    if size > budget.MAX_RESULT_BYTES:
-        raise InputError(f"{path}: {size:,} bytes, above the {budget.MAX_RESULT_BYTES:,}-byte budget")
     try:
-        doc = parsed(lambda: json.loads(path.read_text(encoding="utf-8")), str(path))
-    except ValueError as exc:
-        raise InputError(f"{path}: not valid JSON ({exc})") from None
+        doc = read_json(path)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no result.json; run the experiment into that folder first") from None
     if not isinstance(doc, dict):
         raise InputError(f"{path}: top level must be an object")
     return doc

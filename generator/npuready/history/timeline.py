@@ -40,7 +40,7 @@ def read_result(data: bytes | None) -> tuple[dict[str, Any] | None, str | None]:
     budget.MAX_NESTING, not an object). Never raises: one bad historical file must not break the history."""
     from npuready.errors import InputError
     from npuready.inputs import budget
-    from npuready.inputs.nesting import parsed
+    from npuready.nesting import parsed
 
     if data is None:
         return None, None

@@ -9,7 +9,7 @@ from typing import Any
 from npuready.errors import InputError
 from npuready.inputs import budget
 from npuready.inputs.files import regular_file
-from npuready.inputs.nesting import parsed
+from npuready.nesting import parsed
 from npuready.inputs.schema_errors import first_error
 
 

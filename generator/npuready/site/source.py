@@ -59,17 +59,12 @@ def load_experiments(root: Path) -> dict[str, Experiment]:
 
 def _read_result(path: Path) -> Any:
     """One result file: a regular file within budget.MAX_RESULT_BYTES, JSON nested within budget.MAX_NESTING."""
-    from npuready.inputs import budget
-    from npuready.inputs.files import regular_file
-    from npuready.inputs.nesting import parsed
+    from npuready.nesting import read_json
 
-    real = regular_file(path, str(path), what="result file")
-    if real.stat().st_size > budget.MAX_RESULT_BYTES:
-        raise InputError(f"{path}: {real.stat().st_size:,} bytes, above the {budget.MAX_RESULT_BYTES:,}-byte budget")
     try:
-        return parsed(lambda: json.loads(real.read_text(encoding="utf-8")), str(path))
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: not valid JSON ({exc}); rerun 'npuready run {path.parent.name}'") from None
+        return read_json(path)
+    except InputError as exc:
+        raise InputError(f"{exc}; rerun 'npuready run {path.parent.name}'") from None
 
 
 def _check_shape(doc: Any, path: Path) -> None:

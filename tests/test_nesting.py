@@ -7,7 +7,7 @@ import pytest
 
 from npuready.errors import InputError
 from npuready.inputs.json_file import parse_json
-from npuready.inputs.nesting import depth, parsed
+from npuready.nesting import depth, parsed
 from npuready.inputs.toml_file import parse_toml, read_toml
 
 
