@@ -101,7 +101,7 @@ def test_command_line_select_and_ignore_replace_the_config(tmp_path, monkeypatch
     assert main(["lint", str(model), "--select", "R001, R002", "-f", "json", "-o", str(out)]) == 0
     assert json.loads(out.read_text())["rules_run"] == ["R001a", "R001b", "R002"]
     assert main(["lint", str(model), "--select", "R00", "--ignore", "R001,R005", "-f", "json", "-o", str(out)]) == 0
-    assert json.loads(out.read_text())["rules_run"] == ["R002", "R003", "R004", "R006", "R007", "R008"]
+    assert json.loads(out.read_text())["rules_run"] == ["R002", "R003", "R004", "R006", "R007", "R008", "R009"]
 
 
 def test_severity_override_and_fail_on(tmp_path, monkeypatch, capsys):

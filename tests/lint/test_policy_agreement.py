@@ -18,7 +18,7 @@ import pytest
 from npuready.experiments.onnx_corpus import corpus_files
 from npuready.graph import load
 from npuready.lint import Severity, lint
-from npuready.lint.policy import NATIVE_MODES, PROFILES, TARGET_RULES
+from npuready.lint.policy import NATIVE_MODES, PROFILES, TARGET_RULES, placement_severity
 from npuready.lint.policy_cases import cases
 from npuready.lint.registry import RULES
 from npuready.partition.examples import EXAMPLES
@@ -61,7 +61,11 @@ def _agree(graph, target_name, profile):
             continue
         node = graph.node(f.node)
         support = node_support(graph, node, target)
-        if profile == "portable" or f.rule not in TARGET_RULES:
+        if f.rule == "R009":  # the node is off the NPU; its severity says whether the host runs it
+            expected = placement_severity(f.evidence["host"] != "missing")
+            if placed[f.node].device != "cpu":
+                problems.append(f"R009 {f.node}: named, but placed {placed[f.node].device}")
+        elif profile == "portable" or f.rule not in TARGET_RULES:
             expected = rule.severity
         elif not support.runs:
             expected = Severity.ERROR

@@ -32,10 +32,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from npuready.commands.output import emit, progress
     from npuready.commands.shape_args import load_pinned
-    from npuready.cost import estimate
+    from npuready.analysis import AnalysisOptions, analyse
     from npuready.cost.render import to_json, to_text
 
-    report = estimate(load_pinned(args.model, args), args.target, progress=progress())
+    report = analyse(load_pinned(args.model, args), args.target, AnalysisOptions(stages=("cost",), progress=progress())).cost
     text = to_json(report) if args.format == "json" else to_text(report, all_layers=args.all_layers)
     emit(text, args.output)
     return 0

@@ -74,15 +74,16 @@ def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
     from pathlib import Path
 
+    from npuready.analysis import AnalysisOptions, analyse
     from npuready.atomic import write_text
     from npuready.commands.output import emit
     from npuready.commands.shape_args import load_pinned
     from npuready.errors import InputError
-    from npuready.lint import lint
     from npuready.lint.baseline import apply_baseline, baseline_json, finding_key, read_baseline
     from npuready.lint.config import resolve_config
     from npuready.lint.render import render
     from npuready.lint.render.options import RenderOptions
+    from npuready.targets import DEFAULT_TARGET
 
     if args.sarif_root is not None and not Path(args.sarif_root).is_dir():
         raise InputError(f"--sarif-root {args.sarif_root}: not a folder; name the repository checkout")
@@ -96,9 +97,10 @@ def run(args: argparse.Namespace) -> int:
         source = args.baseline or (str(config.baseline) if config.baseline else None)
         if source and not args.write_baseline and source not in baselines:
             baselines[source] = read_baseline(source)
-        reports.append(lint(load_pinned(model, args), target=args.target, allow_batched_input=args.allow_batched_input, config=config,
-                            profile=args.profile,
-                            baseline=baselines.get(source) if source and not args.write_baseline else None))
+        target = args.target or config.target or DEFAULT_TARGET
+        options = AnalysisOptions(stages=("lint",), allow_batched_input=args.allow_batched_input, profile=args.profile,
+                                  config=config, baseline=baselines.get(source) if source and not args.write_baseline else None)
+        reports.append(analyse(load_pinned(model, args), target, options).lint)
         rules_url = rules_url or config.rules_url
     if args.write_baseline:
         keys = [finding_key(r.key, f) for r in reports for f in r.findings if not f.suppressed]

@@ -38,10 +38,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from npuready.commands.output import emit
     from npuready.commands.shape_args import load_pinned
-    from npuready.partition import extract, plan_partition
+    from npuready.analysis import AnalysisOptions, analyse
+    from npuready.partition import extract
     from npuready.partition.render import render
 
-    plan = plan_partition(load_pinned(args.model, args), target=args.target, allow_batched_input=args.allow_batched_input, edges=args.edges)
+    options = AnalysisOptions(stages=("partition",), edges=args.edges, allow_batched_input=args.allow_batched_input)
+    plan = analyse(load_pinned(args.model, args), args.target, options).plan
     text = render(plan, args.format)
     if args.extract:
         try:

@@ -51,16 +51,18 @@ DW_KERNEL_STEP = 4  # kernel elements a dot-product engine's depthwise mode cons
 
 
 def estimate(model: "str | os.PathLike | Graph", target: "str | Target" = DEFAULT_TARGET, edges: str = "npu",
-             progress=None) -> CostReport:
+             progress=None, placement=None) -> CostReport:
     """Cost every node of ``model`` on ``target`` with the partition planner's placement under the ``edges``
     policy ("npu" or "cpu": post-processing after the last MAC op on the host). Raises ``InputError`` when a
     graph input's dims are not pinned (load the graph with ``pins``; ``npuready.partition.unresolved``).
+    ``placement`` hands over a decided placement (the partition plan of this graph, target and edges policy,
+    or a lint run's placements; ``npuready.analysis``) instead of linting and placing again.
     ``progress(nodes, description)`` may wrap the node loop (a progress bar: encoding a large model's weights
     for an Ethos-U mirror takes seconds)."""
     graph = load(model)
     require_pinned(graph, "the cost model")
     tgt = load_target(target)
-    placed = place_nodes(graph, tgt, edges)
+    placed = place_nodes(graph, tgt, edges, placement)
     layers = []
     for node in (progress(graph.nodes, f"costing on {tgt.name}") if progress else graph.nodes):
         device = placed.devices.get(node.name, NPU)

@@ -92,10 +92,7 @@ def _input_shape(graph) -> tuple[int, ...]:
     return tuple(d if isinstance(d, int) else 1 for d in (info.shape or ()))
 
 
-def _lint(graph, target) -> StageResult:
-    from npuready.lint import lint
-
-    rep = lint(graph, target=target)
+def _lint(rep) -> StageResult:
     d = rep.to_dict()
     ev = {"evidence": "ONNX structure", "summary": d["summary"], "basis": d["basis"],
           "findings": [{k: f[k] for k in ("rule", "severity", "node", "op_type", "message")} for f in d["findings"]]}
@@ -106,10 +103,7 @@ def _lint(graph, target) -> StageResult:
     return StageResult("lint", "passed", f"0 ERROR, {len(rep.warnings)} WARN", ev)
 
 
-def _partition(graph, target) -> StageResult:
-    from npuready.partition import plan_partition
-
-    plan = plan_partition(graph, target)
+def _partition(plan) -> StageResult:
     d = plan.to_dict()
     ev = {"evidence": "ONNX structure", "verdict": d["verdict"], "verdict_text": d["verdict_text"],
           "npu_segments": d["npu_segments"], "segments": [{"name": s["name"], "device": s["device"],
@@ -120,10 +114,7 @@ def _partition(graph, target) -> StageResult:
     return StageResult("partition", "recorded", plan.verdict_text(), ev)
 
 
-def _cost(graph, target) -> StageResult:
-    from npuready.cost import estimate
-
-    rep = estimate(graph, target)
+def _cost(rep) -> StageResult:
     t = rep.total()
     ev = {"evidence": "simulated", **{k: t[k] for k in ("cycles", "npu_cycles", "latency_s", "macs",
                                                         "npu_utilisation", "energy_uj")}}
@@ -162,12 +153,15 @@ def deploy(model_path: "str | Path", settings: Settings, command: str,
 
     log("lint")
     checkpoint("lint")
-    lint_stage = _lint(graph, target)
+    from npuready.analysis import AnalysisOptions, analyse
+
+    found = analyse(graph, target, AnalysisOptions(stop_on_block=True))  # one pass; partition and cost only if lint passes
+    lint_stage = _lint(found.lint)
     if lint_stage.status == "blocked":
         return blocked(lint_stage)
     stages.append(lint_stage)
     log("partition and cost")
-    stages += [_partition(graph, target), _cost(graph, target)]
+    stages += [_partition(found.plan), _cost(found.cost)]
 
     log("calibration set")
     sp = split(data, settings.calib_images, settings.parity_images, settings.seed)

@@ -10,8 +10,8 @@ from typing import Any
 
 from npuready.graph import Graph, load
 from npuready.intake.risks import QuantRisk, quant_risks
-from npuready.lint import LintReport, lint
-from npuready.targets import Target, load_target
+from npuready.lint import LintReport
+from npuready.targets import Target, load_target  # noqa: F401  (Target: callers' annotations)
 
 TOP_LAYERS = 5
 
@@ -73,15 +73,12 @@ def _io(infos) -> tuple[dict, ...]:
                   "dtype": t.dtype} for t in infos)
 
 
-def _partition(graph: Graph, target: Target) -> dict[str, Any]:
-    from npuready.errors import InputError
-    from npuready.partition import plan_partition
+def _unavailable(why: str) -> dict[str, Any]:
+    return {"verdict": "unavailable", "verdict_text": f"partition not planned: {why}", "npu_segments": 0,
+            "splitters": [], "segments": [], "transfer_bytes": 0, "missing_cpu_code": [], "cpu_code": []}
 
-    try:
-        plan = plan_partition(graph, target)
-    except InputError as exc:
-        return {"verdict": "unavailable", "verdict_text": f"partition not planned: {exc}", "npu_segments": 0,
-                "splitters": [], "segments": [], "transfer_bytes": 0, "missing_cpu_code": [], "cpu_code": []}
+
+def _partition(plan) -> dict[str, Any]:
     d = plan.to_dict()
     tail = [i.to_dict() for i in plan.inventory]
     return {"verdict": d["verdict"], "verdict_text": d["verdict_text"], "npu_segments": d["npu_segments"],
@@ -94,19 +91,18 @@ def _partition(graph: Graph, target: Target) -> dict[str, Any]:
 
 def diagnose(model, target: "str | Target", top: int = TOP_LAYERS) -> Diagnosis:
     """Diagnose a model path, ModelProto or Graph. Raises ``InputError`` for unusable input."""
-    from npuready.cost import estimate
-    from npuready.errors import InputError
+    from npuready.analysis import AnalysisOptions, analyse
 
     graph = load(model)
     tgt = load_target(target)
-    report = lint(graph, target=tgt)
-    partition = _partition(graph, tgt)
+    found = analyse(graph, tgt, AnalysisOptions(refusals="record"))
+    report = found.lint
+    partition = _partition(found.plan) if found.plan is not None else _unavailable(found.refused["partition"])
     hotspots: tuple[HotSpot, ...] = ()
     host: tuple[dict, ...] = ()
-    try:
-        cost = estimate(graph, tgt)
-    except InputError as exc:
-        totals: dict[str, Any] = {"error": str(exc)}
+    cost = found.cost
+    if cost is None:
+        totals: dict[str, Any] = {"error": found.refused["cost"]}
     else:
         totals = cost.total()
         total = cost.cycles or 1

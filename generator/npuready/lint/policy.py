@@ -17,6 +17,10 @@ something no target declares it can run (dynamic shapes, data-dependent sizes, 3
 domains) or an efficiency note (R004), so its severity is the same on every target and in both profiles.
 The partition planner places a node on the NPU exactly when ``node_support`` says the target runs it
 (and no ERROR blocks it), so lint, partition, cost and the generated docs agree by construction.
+
+R009 reads that placement itself (one finding per node put off the NPU that no ERROR already names); its
+severity (``placement_severity``) depends on the host, not on the profile: WARN while the target's host
+CPU still runs the node, ERROR when nothing implements it there.
 """
 from __future__ import annotations
 
@@ -48,6 +52,20 @@ def severity(rule: Rule, support: Support, profile: str) -> Severity:
     if profile == "portable" or not support.runs:
         return rule.severity
     return Severity.INFO if support.mode in NATIVE_MODES else Severity.WARN
+
+
+def placement_severity(host_runs_it: bool) -> Severity:
+    """R009's severity for a node the planner puts on the CPU, in both profiles: WARN when the deployment
+    still runs it on the target's host (onnxruntime on the extracted part, NumPy, an ``npuready.runtime``
+    function; ``npuready.partition.inventory``), ERROR when nothing does (the target cannot run it at all)."""
+    return Severity.WARN if host_runs_it else Severity.ERROR
+
+
+SEVERITY_NOTES = {  # rules whose severity follows neither the rule alone nor the target's declarations
+    "R009": "WARN on every target and in both profiles while the host still runs the node (onnxruntime on the "
+            "extracted CPU part, NumPy or an npuready.runtime function); ERROR when nothing implements it on the "
+            "host (a custom operator, data-dependent post-processing without an npuready.runtime function).",
+}
 
 
 def finding(rule: Rule, sub: Graph, node: Node, target: Target, options: LintOptions, problem: str,

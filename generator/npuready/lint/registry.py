@@ -12,6 +12,7 @@ from npuready.lint.rules import (
     r006_unfoldable_norm,
     r007_resize_interpolation,
     r008_nonstandard_op,
+    r009_off_npu,
 )
 
 RULES: dict[str, Rule] = {
@@ -26,5 +27,6 @@ RULES: dict[str, Rule] = {
         r006_unfoldable_norm.RULE,
         r007_resize_interpolation.RULE,
         r008_nonstandard_op.RULE,
+        r009_off_npu.RULE,
     )
 }

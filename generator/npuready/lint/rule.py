@@ -74,6 +74,8 @@ class Finding:
 
 
 Check = Callable[[Graph, Target, LintOptions], list[Finding]]
+# A check that reads the partition planner's placement (node name -> Placement) instead of recomputing it
+PlacedCheck = Callable[[Graph, Target, LintOptions, Mapping[str, Any]], list[Finding]]
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,10 @@ class Rule:
 
     ``bad_example()`` must produce a model for which the check yields findings of exactly this rule;
     ``good_example()`` a close variant that passes every rule.
+
+    ``placed`` is set for a rule that reports on the partition planner's placement (R009): the lint run
+    decides the placement once from the other rules' ERRORs and hands it to ``placed``; ``check`` then
+    stands alone (it runs that decision itself, for docs and examples).
     """
 
     id: str
@@ -97,6 +103,7 @@ class Rule:
     bad_example: Callable[[], onnx.ModelProto]
     good_example: Callable[[], onnx.ModelProto]
     notes: str = ""
+    placed: PlacedCheck | None = None
 
     def finding(self, node: Node | None, message: str, graph_path: str = "", severity: Severity | None = None,
                 **evidence: Any) -> Finding:

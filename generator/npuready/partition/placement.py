@@ -48,12 +48,21 @@ def _static(graph: Graph, names) -> bool:
 
 
 def place(graph: Graph, target: Target, lint_errors: Mapping[str, tuple[str, ...]], edges: str = "npu") -> dict[str, Placement]:
-    """Placement of every main-graph node. ``lint_errors`` maps node name → ERROR rule ids."""
+    """Placement of every main-graph node. ``lint_errors`` maps node name → ERROR rule ids.
+
+    The lint run (``npuready.lint.api.run_lint``) calls this once per model and target under the "npu"
+    edges policy; the planner and the cost model read that result, through ``with_edges`` for "cpu"."""
     folded = graph.folded
     const_values = set(graph.initializer_names) | {o for n in graph.nodes if n.name in folded for o in n.outputs}
     out: dict[str, Placement] = {}
     for node in graph.nodes:
         out[node.name] = Placement(node.name, node.op_type, *_decide(graph, target, node, folded, const_values, lint_errors))
+    return with_edges(graph, out, edges)
+
+
+def with_edges(graph: Graph, placements: Mapping[str, Placement], edges: str) -> dict[str, Placement]:
+    """``placements`` (decided under the "npu" edges policy) under ``edges``: a new dict, the input unchanged."""
+    out = dict(placements)
     if edges == "cpu":
         _edges_to_cpu(graph, out)
     return out

@@ -11,7 +11,7 @@ import heapq
 import os
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import onnx
 
@@ -20,10 +20,13 @@ from npuready.partition.deps import node_reads
 from npuready.partition.inventory import InventoryItem, build_inventory
 from npuready.partition.layout import guess_layout
 from npuready.partition.macs import graph_macs
-from npuready.partition.placement import CPU, EDGE_POLICIES, FOLDED, NPU, Placement, place
+from npuready.partition.placement import CPU, EDGE_POLICIES, FOLDED, NPU, Placement, place, with_edges
 from npuready.partition.unresolved import require_pinned
 from npuready.targets import DEFAULT_TARGET, Target, load_target
 from npuready.errors import InputError
+
+if TYPE_CHECKING:
+    from npuready.lint.api import LintRun
 
 BASIS = ("placement rests on the target's declarations (op table, activation, norm and resize support), npuready "
          "lint ERRORs and static shapes of the ONNX graph; it is not a compiler's partition and says nothing "
@@ -153,19 +156,37 @@ class PartitionPlan:
 
 def plan_partition(model: "str | os.PathLike | onnx.ModelProto | Graph", target: "str | Target" = DEFAULT_TARGET,
                    allow_batched_input: bool = False, edges: str = "npu",
-                   lint_errors: "dict[str, tuple[str, ...]] | None" = None, profile: str = "target") -> PartitionPlan:
-    """Plan the CPU/NPU split. ``lint_errors`` (node → rule ids) overrides running the linter; ``profile`` is
-    the lint severity policy whose ERRORs keep nodes off the NPU (``npuready.lint.policy``). Raises
-    ``InputError`` when a graph input's dims are not pinned (``npuready.partition.unresolved``)."""
+                   lint_errors: "dict[str, tuple[str, ...]] | None" = None, profile: str = "target",
+                   lint_run: "LintRun | None" = None) -> PartitionPlan:
+    """Plan the CPU/NPU split. ``lint_run`` (``npuready.lint.api.run_lint`` of this graph and target) hands
+    over the placement lint decided, so nothing is linted or placed again (``npuready.analysis`` does so);
+    without it the planner runs lint itself with ``allow_batched_input`` and ``profile`` (the severity policy
+    whose ERRORs keep nodes off the NPU, ``npuready.lint.policy``). ``lint_errors`` (node → rule ids)
+    replaces lint altogether. Raises ``InputError`` when a graph input's dims are not pinned
+    (``npuready.partition.unresolved``)."""
     if edges not in EDGE_POLICIES:
         raise InputError(f"edges policy '{edges}': unknown; use one of {', '.join(EDGE_POLICIES)}")
     graph = load(model)
     require_pinned(graph, "the partition")
     tgt = load_target(target)
     graph_errors: tuple[str, ...] = ()
-    if lint_errors is None:
-        lint_errors, graph_errors = lint_findings(graph, tgt, allow_batched_input, profile)
-    placements = place(graph, tgt, lint_errors, edges)
+    if lint_run is None and lint_errors is None:
+        from npuready.lint.api import run_lint
+        from npuready.lint.policy import check_profile
+        from npuready.lint.rule import LintOptions
+
+        lint_run = run_lint(graph, tgt, LintOptions(allow_batched_input, check_profile(profile)))
+    if lint_run is not None:
+        placements = with_edges(graph, lint_run.placements, edges)
+        graph_errors = lint_run.graph_errors
+    else:
+        placements = place(graph, tgt, lint_errors, edges)
+    return build_plan(graph, tgt, placements, edges, graph_errors)
+
+
+def build_plan(graph: Graph, tgt: Target, placements: "dict[str, Placement]", edges: str = "npu",
+               graph_errors: tuple[str, ...] = ()) -> PartitionPlan:
+    """The plan of ``graph`` from a placement already decided (``placement.place`` / ``with_edges``)."""
     order = _device_order(graph, placements)
     macs = graph_macs(graph)
     total = sum(m or 0 for m in macs.values())
@@ -237,24 +258,6 @@ def plan_partition(model: "str | os.PathLike | onnx.ModelProto | Graph", target:
         splitters=tuple(splitters), total_macs=total, macs_unknown=tuple(n for n, m in macs.items() if m is None),
         calibration=calibration, inventory=tuple(build_inventory(graph, segments)), graph=graph,
         graph_errors=graph_errors, shape_inference_error=graph.inference_error)
-
-
-def lint_findings(graph: Graph, target: Target, allow_batched_input: bool = False, profile: str = "target"
-                  ) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
-    """(node name → ids of the lint rules with an ERROR on that main-graph node, graph-level ERRORs as text)."""
-    from npuready.lint import lint
-
-    report = lint(graph, target=target, allow_batched_input=allow_batched_input, profile=profile)
-    blocked = report.blocked_nodes()
-    names = {n.name for n in graph.nodes}
-    out: dict[str, list[str]] = {}
-    whole: list[str] = []
-    for f in report.errors:
-        if f.node in blocked and not f.graph and f.node in names:
-            out.setdefault(f.node, []).append(f.rule)
-        elif f.node not in names and not f.graph:
-            whole.append(f"{f.rule}: {f.message}")
-    return {k: tuple(v) for k, v in out.items()}, tuple(whole)
 
 
 def tensor_ref(graph: Graph, name: str) -> TensorRef:

@@ -4,8 +4,8 @@ The result is a dict of sections, each carrying its evidence label, the way expe
 ``model`` and ``graph`` and ``lint`` and ``partition`` are ``analysis`` (ONNX structure, the targets' op
 tables and onnxruntime — not NPU silicon); ``cost`` is ``simulated``; ``ladder`` (float → fake-quant →
 integer on real inputs) is ``measured``; ``checks`` states the report's own sanity checks.
-The stages are the project's own APIs (``lint``, ``plan_partition``, ``cost.estimate``,
-``quant.ptq.quantize_model``, ``verify.ladder.run_ladder``); nothing is recomputed here.
+The stages are the project's own APIs (one ``npuready.analysis.analyse`` pass per target for lint, partition
+and cost; ``quant.ptq.quantize_model``, ``verify.ladder.run_ladder``); nothing is recomputed here.
 """
 from __future__ import annotations
 
@@ -81,9 +81,7 @@ def _edges(request: ReportRequest, recipe: str | None) -> str:
 
 def build_report(request: ReportRequest, progress: Callable[[str], None] = lambda msg: None) -> dict[str, Any]:
     """The report's result sections (see the module docstring)."""
-    from npuready.cost import estimate
-    from npuready.lint import lint
-    from npuready.partition import plan_partition
+    from npuready.analysis import STAGES, AnalysisOptions, analyse
     from npuready.targets import load_target
 
     timings: dict[str, float] = {}
@@ -97,19 +95,17 @@ def build_report(request: ReportRequest, progress: Callable[[str], None] = lambd
         target = load_target(name)
         progress(f"{src.label} on {name}")
         row: dict[str, Any] = {}
-        if "lint" in request.stages:
-            t = time.perf_counter()
-            lint_out[name] = lint(src.graph, target).to_dict()
-            timings[f"lint_{name}_s"] = time.perf_counter() - t
-        if "partition" in request.stages:
-            t = time.perf_counter()
-            part_out[name] = plan_partition(src.graph, target, edges=edges).to_dict()
-            timings[f"partition_{name}_s"] = time.perf_counter() - t
-        if "cost" in request.stages:
-            t = time.perf_counter()
-            cost_out[name] = estimate(src.graph, target, edges=edges).to_dict()
-            timings[f"cost_{name}_s"] = time.perf_counter() - t
-            row["cycles_sum"] = checks.cycles_sum(cost_out[name])
+        stages = tuple(s for s in STAGES if s in request.stages)
+        if stages:
+            found = analyse(src.graph, target, AnalysisOptions(stages=stages, edges=edges))
+            timings.update({f"{stage}_{name}_s": s for stage, s in found.seconds.items()})
+            if "lint" in stages:
+                lint_out[name] = found.lint.to_dict()
+            if "partition" in stages:
+                part_out[name] = found.plan.to_dict()
+            if "cost" in stages:
+                cost_out[name] = found.cost.to_dict()
+                row["cycles_sum"] = checks.cycles_sum(cost_out[name])
         if name in part_out and (norms := checks.norm_placement(src.graph, target, part_out[name])) is not None:
             row["norm_placement"] = norms
         if name in part_out and src.recipe and _is_yolo(src.recipe):
