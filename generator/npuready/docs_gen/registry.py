@@ -84,6 +84,12 @@ def _bitexact_realworld() -> dict[str, str]:
     return {DOC_PATH: render()}
 
 
+def _vendor_export() -> dict[str, str]:
+    from npuready.docs_gen.vendor_export import DOC_PATH, render
+
+    return {DOC_PATH: render()}
+
+
 def _scaling() -> dict[str, str]:
     from npuready.docs_gen.scaling import build
 
