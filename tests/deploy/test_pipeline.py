@@ -9,7 +9,7 @@ from deploy_models import calib_folder, classifier, save
 from npuready.deploy.pipeline import Settings, deploy
 from npuready.experiments.context import sha256_file
 
-STAGES = ["lint", "partition", "cost", "calibrate", "quantize", "engine", "parity", "register"]
+STAGES = ["lint", "partition", "cost", "calibrate", "quantize", "engine", "parity", "artifact", "register"]
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +38,11 @@ def test_passing_model_is_registered_with_hashes_and_evidence(work):
     [entry] = index["models"]
     assert (entry["name"], entry["target"]) == ("good", "edge-10")
     assert entry["model_sha256"] == sha256_file(work / "good.onnx")
-    assert sorted(entry["files"]) == ["float", "integer", "qdq"]
+    assert sorted(entry["files"]) == ["float", "int8", "integer", "qdq"]
+    assert entry["files"]["int8"]["path"] == f"good/edge-10/{entry['version']}/int8.tflite"
+    art = entry["evidence"]["artifact"]
+    assert art["status"] == "passed" and art["evidence"]["tensors_mismatched"] == 0
+    assert art["evidence"]["tensors_compared"] > 0 and art["evidence"]["written"] is True
     for role, f in entry["files"].items():
         assert sha256_file(work / "reg_good" / f["path"]) == f["sha256"]
     assert entry["files"]["float"]["sha256"] == entry["model_sha256"]
@@ -75,7 +79,7 @@ def test_lint_error_blocks_and_is_stored_as_rejection(work):
 def test_parity_gate_failure_blocks(work):
     result = _run(work, "tied", registry="reg_gate")
     assert result.exit_code == 1 and result.blocked_stage == "parity"
-    assert [s.stage for s in result.stages] == STAGES[:-1]
+    assert [s.stage for s in result.stages] == STAGES[:-2]
     parity = result.stages[-1].evidence
     agree = parity["agreement"]["integer_vs_float"]
     drop = parity["accuracy"]["float"] - parity["accuracy"]["integer"]

@@ -1,4 +1,4 @@
-"""`npuready deploy MODEL --target T --calib DIR`: lint → partition → calibrate → PTQ → integer engine → gate → registry."""
+"""`npuready deploy MODEL --target T --calib DIR`: lint → partition → calibrate → PTQ → integer engine → gate → INT8 TFLite checked against LiteRT → registry."""
 from __future__ import annotations
 
 import argparse
@@ -27,7 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "from --calib DIR → INT8 post-training quantisation (QDQ, onnxruntime) → integer graph "
                     "(an op without an integer kernel or a stored scale it cannot use blocks) → parity ladder "
                     "and gate (fake-quant and integer rungs each against float: top-1 agreement and accuracy drop; "
-                    "failure blocks) → registry. An accepted model is "
+                    "failure blocks) → device artifact (the INT8 TFLite, registered only when every int8 tensor "
+                    "equals the integer engine's on LiteRT's reference kernels) → registry. An accepted model is "
                     "copied into the registry folder and index.json records its hashes, target, the evidence of "
                     "every stage and the command to reproduce it; artefacts are written into a staging folder inside the "
                     "registry and committed under an exclusive lock, so concurrent deploys lose nothing and a crash "

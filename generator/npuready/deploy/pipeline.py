@@ -205,8 +205,15 @@ def deploy(model_path: "str | Path", settings: Settings, command: str,
         return blocked(parity)
     stages.append(parity)
 
+    log("device artifact (INT8 TFLite checked against LiteRT)")
+    from npuready.deploy.artifact import check_tflite
+
+    tflite, ev, summary = check_tflite(qdq, intgraph, data.x[sp.parity].reshape(len(sp.parity), *data.x.shape[2:]),
+                                       name)
+    stages.append(StageResult("artifact", "passed" if tflite is not None else "recorded", summary, ev))
+
     log("register")
-    return _register(registry, name, target.name, path, sha, qdq, intgraph, stages, command)
+    return _register(registry, name, target.name, path, sha, qdq, intgraph, stages, command, tflite)
 
 
 def _check_data(data, sp, float_model) -> None:
@@ -263,7 +270,8 @@ def _parity(float_model, qdq, data, sp, settings: Settings) -> StageResult:
                                            f"integer {agree['integer_vs_float']:.4f} on {result.images} inputs{acc}", ev)
 
 
-def _register(registry: Registry, name, target, path: Path, sha, qdq, intgraph, stages, command) -> DeployResult:
+def _register(registry: Registry, name, target, path: Path, sha, qdq, intgraph, stages, command,
+              tflite: bytes | None = None) -> DeployResult:
     """Write the artefacts into a staging folder inside the registry, then commit them (see ``Registry``)."""
     from npuready.atomic import write_bytes
     from npuready.engine.intgraph import save
@@ -274,6 +282,8 @@ def _register(registry: Registry, name, target, path: Path, sha, qdq, intgraph, 
         checkpoint("staging")
         st.write("qdq", ".onnx", lambda p: write_bytes(p, qdq.SerializeToString()))
         st.write("integer", ".npz", lambda p: save(intgraph, p))
+        if tflite is not None:
+            st.write("int8", ".tflite", lambda p: write_bytes(p, tflite))
         entry = registry.commit(st, name, target, evidence, command, model_sha256=sha)
     stages = [*stages, StageResult("register", "passed", f"{name} on {target} → {registry.index_path}",
                                    {"files": entry["files"], "version": entry["version"]})]
