@@ -52,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
                             stages=tuple(s.strip() for s in args.stages.split(",") if s.strip()), images=args.images)
     result = build_report(request, progress=lambda msg: print(f"report: {msg}", file=sys.stderr))
     path = write_report(result, args.out)
+    if (imported := result["model"].get("imported")) and imported["rewrites"]:
+        print(f"report: {imported['summary']}", file=sys.stderr)
     checks = result["checks"]
     print(f"{path}: {result['model']['label']}, {result['graph']['node_count']} nodes, "
           f"targets {', '.join(request.targets)}; sanity checks {'ok' if checks['all_ok'] else 'FAILED'}; "
