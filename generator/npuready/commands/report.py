@@ -91,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
                             task=args.task)
     result = build_report(request, progress=lambda msg: print(f"report: {printable(msg)}", file=sys.stderr))
     path = write_report(result, args.out, inline=args.inline)
+    if (imported := result["model"].get("imported")) and imported["rewrites"]:
+        print(f"report: {printable(imported['summary'])}", file=sys.stderr)
     checks = result["checks"]
     print(printable(f"{path}: {result['model']['label']}, {result['graph']['node_count']} nodes, "
                     f"targets {', '.join(request.targets)}; sanity checks {'ok' if checks['all_ok'] else 'FAILED'}; "

@@ -18,14 +18,17 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def unnamed_input(graph: Graph) -> bool:
-    """True when some graph input dim was written without a name: unknown, or named by the importer
-    (``x_dim2`` for a ``-1``/``?`` the exporter wrote; ``npuready.importer.dims``)."""
+    """True when some graph input dim was written without a name (unknown, or named by the importer:
+    ``x_dim2`` for a ``-1``/``?`` the exporter wrote; ``npuready.importer.dims``), or is a dynamic dim past
+    dim 0, which the symbolic pass does not follow (``npuready.graph.resolve.spatially_dynamic``)."""
     for t in graph.inputs:
         if t.shape is None:
             return True
         for axis, d in enumerate(t.shape):
             if d is None or (isinstance(d, str) and d.startswith(dim_name(t.name, axis))):
                 return True
+            if axis > 0 and not isinstance(d, int):
+                return True  # a spatial dim: shapes are resolved without the symbolic pass (graph.resolve.spatially_dynamic)
     return False
 
 

@@ -100,10 +100,28 @@ def resolve(model: onnx.ModelProto, label: str = "model") -> onnx.ModelProto:
             if resolved(base):
                 return base
             model = folded  # the symbolic pass starts from the folded values too
+    if spatially_dynamic(model):
+        return base  # see spatially_dynamic: the symbolic pass would cost seconds to minutes, and a pin is needed anyway
     symbolic = symbolic_inferred(model)
     if symbolic is None:
         return base
     return merged(base, symbolic)
+
+
+def spatially_dynamic(model: onnx.ModelProto) -> bool:
+    """True when a graph input has a non-static dim past dim 0 (an image's H or W left open).
+
+    onnxruntime's symbolic pass then carries sympy expressions of H and W through every Conv, Resize and
+    Concat (ppocr-det: 7 s of CPU, most of it simplifying Resize sizes) only to tell the user what a pin
+    tells for free; every stage needs those dims pinned. So it is skipped: onnx's inference alone runs,
+    and ``npuready.graph.dynamic`` treats the dims it leaves unknown as following from the inputs."""
+    inits = {t.name for t in model.graph.initializer}
+    for vi in model.graph.input:
+        if vi.name in inits or not vi.type.HasField("tensor_type") or not vi.type.tensor_type.HasField("shape"):
+            continue
+        if any(not (d.HasField("dim_value") and d.dim_value > 0) for d in vi.type.tensor_type.shape.dim[1:]):
+            return True
+    return False
 
 
 def _static_inputs(model: onnx.ModelProto) -> bool:
