@@ -23,6 +23,7 @@ RUNNERS: dict[str, str] = {
     "activation-swap": "npuready.experiments.runners.activation_swap",
     "realworld-corpus": "npuready.experiments.runners.realworld_corpus",
     "vendor-export": "npuready.experiments.runners.vendor_export",
+    "trained-thirdparty": "npuready.experiments.runners.trained_thirdparty",
 }
 
 # Experiment kinds: a spec with ``kind = "<kind>"`` runs this runner with its own [params] (no line above).
