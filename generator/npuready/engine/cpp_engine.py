@@ -72,6 +72,7 @@ SIGNATURES = {
     "npr_softmax": [_P8, _L, _I, _P64, _I, _P8],
     "npr_resize_bilinear": [_P8, _L] + [_I] * 4 + [_P64] * 6 + [_P8],
     "npr_prelu": [_P8, _P8, _L] + [_I] * 10 + [_P8],
+    "npr_convtranspose": [_P8] + [_I] * 4 + [_P8] + [_I] * 3 + [_P32] + [_I] * 10 + [_P32, _P32] + [_I] * 3 + [_P8],
     "npr_batchnorm": [_P8, _L, _I, _L, _P8, _P32, _I, _P32, _P32, _I, _I, _I, _I, _P8],
     "npr_layernorm": [_P8, _L, _I, _I, _I, _L, _I, _I, _P64, _P64, _I, _I, _P8],
     "npr_requantize": [_P32, _I, _P32, _P32, _P32, _I, _I, _I, _I, _P8],
@@ -300,6 +301,21 @@ def _prelu(op, xs, r):
     return y
 
 
+def _convtranspose(op, xs, r):
+    p, x = op.params, _c8(xs[0])
+    w = _c8(p["weight"])
+    n, c, h, wd = x.shape
+    _, o, kh, kw = w.shape
+    (sh, sw), (pt, pl, pb, pr), (oph, opw) = p["strides"], p["pads"], p["output_padding"]
+    full_h, full_w = (h - 1) * sh + kh + oph, (wd - 1) * sw + kw + opw
+    oh, ow = full_h - pt - pb, full_w - pl - pr
+    y = np.empty((n, o, oh, ow), np.int8)
+    library().npr_convtranspose(x, n, c, h, wd, w, o, kh, kw, _c32(p["bias"], o), sh, sw, pt, pl, full_h, full_w,
+                                oh, ow, p["input_zero_point"], p["output_zero_point"], _c32(p["multiplier"], o),
+                                _c32(p["shift"], o), p["act_min"], p["act_max"], r, y)
+    return y
+
+
 def _batchnorm(op, xs, r):
     p, x = op.params, _c8(xs[0])
     c = p["weight"].size
@@ -390,6 +406,7 @@ KERNELS = {
     "Transpose": _transpose, "Rescale": _rescale_op, "Lut": _lut, "Gather": _gather, "MatMul": _matmul,
     "Softmax": _softmax, "LayerNorm": _layernorm, "Constant": _constant, "Slice": _slice, "Resize": _resize,
     "Pad": _pad, "PRelu": _prelu, "ResizeBilinear": _resize_bilinear, "BatchNorm": _batchnorm,
+    "ConvTranspose": _convtranspose,
 }
 
 

@@ -40,7 +40,8 @@ aliases of the float tensor they quantize.
 Ops (ONNX default domain)
 -------------------------
 Conv 2-D (regular → CONV_2D; depthwise incl. depth multiplier → DEPTHWISE_CONV_2D; other groups →
-SPLIT + CONV_2D + CONCATENATION), dilations, any pads (TF SAME, VALID, or explicit PAD);
+SPLIT + CONV_2D + CONCATENATION), dilations, any pads (TF SAME, VALID, or explicit PAD); ConvTranspose 2-D
+(group 1, no dilation) → TRANSPOSE_CONV (VALID, full output) + STRIDED_SLICE cropping ONNX's pads;
 Gemm / MatMul with constant B → FULLY_CONNECTED (keep_num_dims for rank > 2), run-time B →
 BATCH_MATMUL; Add, Sub, Mul, Div, Max, Min with NumPy broadcasting; BatchNormalization (float: folded
 into the preceding Conv, else MUL + ADD; int8: the integer engine's per-channel multiply-add as a 1×1

@@ -5,9 +5,9 @@ to the module that runs it. Explicit dicts, no scanning.
 """
 from __future__ import annotations
 
-from npuready.engine.ops import (add, avgpool, batchnorm, concat, constant, conv, gather, gemm, layernorm, lut,
-                                 matmul, maxpool, mean, mul, pad, prelu, quantize, reshape, rescale, resize, slice,
-                                 softmax, split, transpose)
+from npuready.engine.ops import (add, avgpool, batchnorm, concat, constant, conv, convtranspose, gather, gemm,
+                                 layernorm, lut, matmul, maxpool, mean, mul, pad, prelu, quantize, reshape, rescale,
+                                 resize, slice, softmax, split, transpose)
 
 #: ONNX op type -> module with ``build(builder, node) -> IntOp``
 OPS = {
@@ -16,7 +16,7 @@ OPS = {
     "Reshape": reshape, "Flatten": reshape, "Squeeze": reshape, "Unsqueeze": reshape, "Transpose": transpose,
     "Relu": rescale, "Clip": rescale, "Gather": gather, "Softmax": softmax, "LayerNormalization": layernorm,
     "Sub": add, "Slice": slice, "Pad": pad, "PRelu": prelu, "Split": split, "Resize": resize, "Div": mul,
-    "BatchNormalization": batchnorm,
+    "BatchNormalization": batchnorm, "ConvTranspose": convtranspose,
     "Pow": lut,  # by a constant scalar only: a table (a decomposed LayerNorm's (v + eps)^-1/2)
     **{name: lut for name in lut.OPS},
 }
@@ -32,4 +32,5 @@ KERNELS = {
     "Rescale": rescale, "Lut": lut, "Constant": constant, "Gather": gather, "MatMul": matmul,
     "Softmax": softmax, "LayerNorm": layernorm, "Slice": slice, "Resize": resize, "Pad": pad,
     "PRelu": prelu, "ResizeBilinear": resize, "BatchNorm": batchnorm,
+    "ConvTranspose": convtranspose,
 }

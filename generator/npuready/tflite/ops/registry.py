@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from npuready.tflite.ops.activation import lower_activation, lower_prelu, lower_softmax
 from npuready.tflite.ops.conv import lower_conv
+from npuready.tflite.ops.convtranspose import lower_convtranspose
 from npuready.tflite.ops.batchnorm import lower_batchnorm
 from npuready.tflite.ops.elementwise import lower_binary
 from npuready.tflite.ops.gemm import lower_gemm, lower_matmul
@@ -16,6 +17,7 @@ from npuready.tflite.ops.slicing import lower_gather, lower_slice, lower_split
 
 CONVERTERS = {
     "Conv": lower_conv,
+    "ConvTranspose": lower_convtranspose,
     "Gemm": lower_gemm,
     "MatMul": lower_matmul,
     "Add": lower_binary,
