@@ -27,7 +27,8 @@ def _cell(text: str) -> str:
 
 
 def _input(spec: PreprocessSpec) -> str:
-    size = "model size" if spec.output_size is None else "x".join(str(d) for d in spec.shape())
+    size = ("image size" if spec.limit_side is not None else "model size" if spec.output_size is None
+            else "x".join(str(d) for d in spec.shape()))
     return f"{spec.dtype} {spec.color} {spec.layout} {size}, {spec.value_range}"
 
 

@@ -61,7 +61,8 @@ def spec_text(spec: PreprocessSpec) -> str:
     lines = [f"{spec.name}: {spec.description}".rstrip(": ")]
     for i, s in enumerate(steps(spec), 1):
         lines.append(f"  {i}. {s}")
-    shape = "from the model" if size is None else "x".join(str(d) for d in spec.shape())
+    shape = ("follows the image (side limit; a pinned model fixes it)" if spec.limit_side is not None
+             else "from the model" if size is None else "x".join(str(d) for d in spec.shape()))
     lines += [f"  input: {spec.dtype} {spec.layout} {shape}, values {spec.value_range}",
               f"  calibration: {calibration_variant(spec)}",
               f"  source: {spec.source}" if spec.source else ""]
