@@ -65,10 +65,15 @@ def test_figures_by_commit_and_the_diff_picker(site, tmp_path, page_and_watch):
     assert page.input_value("#history-b") == "2" and page.input_value("#history-a") == "1"
     diff = lambda: [r.locator("td").all_inner_texts() for r in page.locator("#history-diff-rows tr").all()]  # noqa: E731
     assert diff() == [["mr-x", "all sanity checks pass", "—", "yes"]]
+    assert page.inner_text("#history-diff .table-count") == "1 row"  # the rows drawn, not the empty table enhanced
     page.select_option("#history-a", "0")
     assert diff() == [["mr-x", "all sanity checks pass", "—", "yes"], ["probes", "probes", "50", "52"],
                       ["probes", "accepted by onnxruntime", "50", "51"], ["probes", "failed", "0", "1"]]
     assert page.inner_text("#history-diff-count") == "4 key figures differ"
+    assert page.inner_text("#history-diff .table-count") == "4 rows"
+    regions = page.locator("#history-experiments .table-scroll")
+    assert regions.count() == 2 and all(r.get_attribute("tabindex") == "0" and r.get_attribute("role") == "region"
+                                        for r in regions.all())
     page.select_option("#history-b", "0")
     assert page.inner_text("#history-diff-count") == "no key figure differs between these commits"
     assert watch.errors == [] and watch.network == []
@@ -99,3 +104,20 @@ def test_a_site_built_without_history_asks_for_no_history_file(committed_like_si
     assert page.inner_text("#history-status").startswith("The history was not built with this page")
     assert page.title() == "History — npuready workbench"
     assert watch.errors == [] and not [u for u in watch.requests if HISTORY_SCRIPT in u]
+
+
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
+def test_a_drawn_history_view_passes_axe(site, tmp_path, browser, screen):
+    from test_a11y import SCREENS, violations
+
+    repo, _ = probes_repo(tmp_path)
+    write_history(site, repo)
+    context = browser.new_context(viewport=SCREENS[screen])
+    page = context.new_page()
+    try:
+        _open(page, site, "drawn")
+        page.select_option("#history-a", "0")
+        bad = violations(page)
+        assert bad == [], bad
+    finally:
+        context.close()

@@ -38,13 +38,16 @@
       return e;
     }
 
-    function fmt(v, kind) {
+    function fmt(v) {  /* the site's one number format (npuready/site/fmt.py): accuracy 0.8808 as everywhere else */
       if (v === null || v === undefined) { return "—"; }
       if (typeof v === "boolean") { return v ? "yes" : "no"; }
       if (typeof v === "string") { return v; }
-      if (kind === "accuracy") { return (v * 100).toFixed(2) + "%"; }
       if (Number.isInteger(v)) { return v.toLocaleString("en-US"); }
-      return String(Number(v.toPrecision(6)));
+      var m = Math.abs(v);
+      if (m === 0) { return "0"; }
+      if (m >= 1e4) { return Math.round(v).toLocaleString("en-US"); }
+      if (m < 1e-4) { return v.toExponential(3).replace(/e([+-])(\d)$/, function (all, s, d) { return "e" + s + "0" + d; }); }
+      return String(Number(v.toPrecision(4)));
     }
 
     function valueAt(exp, i, k) {
@@ -84,6 +87,10 @@
     selA.value = String(Math.max(0, start));
     selB.value = String(last);
 
+    var npr = window.npuready;
+    function recount() {  /* the diff table was enhanced (tables.js) before its rows existed: state its count now */
+      if (npr.recountTable) { npr.recountTable(document.getElementById("history-diff-rows").closest("table")); }
+    }
     function drawDiff() {
       var a = Number(selA.value), b = Number(selB.value), body = document.getElementById("history-diff-rows");
       body.textContent = "";
@@ -106,6 +113,7 @@
       });
       document.getElementById("history-diff-count").textContent =
         n ? n + " key figures differ" : "no key figure differs between these commits";
+      recount();
     }
     selA.addEventListener("change", drawDiff);
     selB.addEventListener("change", drawDiff);
@@ -197,5 +205,6 @@
                                "figure then (not run yet, or another layout).", "dim"));
       host.appendChild(art);
     });
+    if (npr.enhanceTables) { npr.enhanceTables(host); }  /* scroll regions, counts, sorting, as on every table */
   }
 })();

@@ -258,7 +258,18 @@
     document.querySelectorAll("section.view:not([hidden])").forEach(enhanceAll);
   }
 
+  function recount(table) {  /* a table whose rows were drawn after it was enhanced (History's diff) */
+    var box = table && table.closest(".table-scroll"), tools = box && box.previousElementSibling;
+    var count = tools && tools.classList.contains("table-tools") ? tools.querySelector(".table-count") : null;
+    if (!count) { return; }
+    var n = bodyRows(table).length;
+    count.textContent = n + (n === 1 ? " row" : " rows");
+    box.classList.toggle("tall", n > TALL);
+    cue(box);
+  }
+
   N.enhanceTables = enhanceAll;
+  N.recountTable = recount;
   N.tableCSV = csv;
   document.addEventListener("npuready:view", function (ev) {
     enhanceAll((ev.detail && (ev.detail.element || ev.detail.root)) || ev.target);
