@@ -2,6 +2,8 @@
 // reference; its docstring cites the Vela 5.2.0 sources each step follows) and of weight_stream.weight_order.
 // Sizes only: every decision the encoder makes (sections, palette, Golomb-Rice slices) is taken, and the bits it
 // would write are counted. The tests assert equal sizes to the NumPy reference and to Vela's own encoder.
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -108,15 +110,16 @@ struct Slice {
     int64_t end;
 };
 
-// search_grc_params (not single-slice): the greedy forward search, one value at a time
-std::vector<Slice> grc_slices(const std::vector<int32_t>& values, bool zero_runs, int uncompressed_bits) {
+// search_grc_params (not single-slice): the greedy forward search, one value at a time. Two kernels give the
+// same slices: the loop as the C source reads (scalar), and the 16 settings as lanes of two AVX2 registers.
+std::vector<Slice> grc_slices_scalar(const std::vector<int32_t>& values, bool zero_runs, int uncompressed_bits) {
     std::vector<Slice> result;
     const int64_t n = static_cast<int64_t>(values.size());
     if (n == 0) return result;
     const int m = zero_runs ? Z_COUNT : W_COUNT;
     int div[W_COUNT], trunc[W_COUNT];
     for (int j = 0; j < m; ++j) {
-        int p = zero_runs ? Z_GRC[j] : W_GRC[j];
+        const int p = zero_runs ? Z_GRC[j] : W_GRC[j];
         div[j] = p & 15;
         trunc[j] = p >> 4;
     }
@@ -136,14 +139,9 @@ std::vector<Slice> grc_slices(const std::vector<int32_t>& values, bool zero_runs
                 bits = plain;
                 ok = true;
             } else {
-                int64_t q = value >> div[j];
-                if (trunc[j]) {
-                    bits = std::min<int64_t>(q + 1, 2) + div[j];
-                    ok = zero_runs || q <= 2;
-                } else {
-                    bits = q + 1 + div[j];
-                    ok = zero_runs || q <= 31;
-                }
+                const int64_t q = value >> div[j];
+                bits = (trunc[j] ? std::min<int64_t>(q + 1, 2) : q + 1) + div[j];
+                ok = zero_runs || q <= (trunc[j] ? 2 : 31);
             }
             if (ok) {
                 count[j] = (coded[j] ? count[j] : active_count) + bits;
@@ -164,6 +162,115 @@ std::vector<Slice> grc_slices(const std::vector<int32_t>& values, bool zero_runs
     if (result.empty() || result.back().setting != active) result.push_back({active, 0});
     result.back().end = n;
     return result;
+}
+
+// The AVX2 kernel. Lanes 0..12 (or 0..3) are the settings, the rest never code a value. At the start of a value
+// the active setting coded the previous one and its count is active_count, so while it codes the value its new
+// count is active_count + its bits, and the search leaves it only when it cannot code the value or the cheapest
+// count is more than the switch cost below active_count: only the minimum is needed per value, the lanes are
+// read back only when the search switches.
+__attribute__((target("avx2")))
+std::vector<Slice> grc_slices_avx2(const std::vector<int32_t>& values, bool zero_runs, int uncompressed_bits) {
+    std::vector<Slice> result;
+    const int64_t n = static_cast<int64_t>(values.size());
+    if (n == 0) return result;
+    const int m = zero_runs ? Z_COUNT : W_COUNT;
+    const int32_t plain = uncompressed_bits > 0 ? uncompressed_bits : 100;
+    alignas(32) int32_t div[16], cap[16], lim1[16], always[16], is_plain[16];
+    for (int j = 0; j < 16; ++j) {
+        const int p = j < m ? (zero_runs ? Z_GRC[j] : W_GRC[j]) : 0;
+        const int trunc = p >> 4;
+        div[j] = p & 15;
+        cap[j] = trunc == 1 ? 2 : 0x3FFFFFFF;
+        lim1[j] = j >= m ? 0 : trunc == 1 ? 3 : 32;  // codes q < lim1 (q >= 0)
+        always[j] = (j < m && (zero_runs || trunc == 2)) ? -1 : 0;
+        is_plain[j] = (j < m && trunc == 2) ? -1 : 0;
+    }
+    const __m256i div0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(div));
+    const __m256i div1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(div + 8));
+    const __m256i cap0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(cap));
+    const __m256i cap1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(cap + 8));
+    const __m256i lim0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(lim1));
+    const __m256i limh = _mm256_load_si256(reinterpret_cast<const __m256i*>(lim1 + 8));
+    const __m256i alw0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(always));
+    const __m256i alw1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(always + 8));
+    const __m256i pl0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(is_plain));
+    const __m256i pl1 = _mm256_load_si256(reinterpret_cast<const __m256i*>(is_plain + 8));
+    const __m256i plainv = _mm256_set1_epi32(plain), one = _mm256_set1_epi32(1);
+    const __m256i sw = _mm256_set1_epi32(static_cast<int32_t>(SWITCH_BITS)), big = _mm256_set1_epi32(0x7FFFFFFF);
+    __m256i cnt0 = _mm256_setzero_si256(), cnt1 = cnt0, rst0 = cnt0, rst1 = cnt0, cod0 = cnt0, cod1 = cnt0;
+    alignas(32) int32_t lanes[16];
+    int active = -1;
+    int32_t active_count = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        const int32_t value = values[i];
+        const __m256i v = _mm256_set1_epi32(value), ac = _mm256_set1_epi32(active_count);
+        const __m256i next = _mm256_set1_epi32(static_cast<int32_t>(i + 1));
+        const __m256i q0 = _mm256_srav_epi32(v, div0), q1 = _mm256_srav_epi32(v, div1);
+        const __m256i b0 = _mm256_blendv_epi8(_mm256_add_epi32(_mm256_min_epi32(_mm256_add_epi32(q0, one), cap0), div0), plainv, pl0);
+        const __m256i b1 = _mm256_blendv_epi8(_mm256_add_epi32(_mm256_min_epi32(_mm256_add_epi32(q1, one), cap1), div1), plainv, pl1);
+        const __m256i ok0 = _mm256_or_si256(alw0, _mm256_cmpgt_epi32(lim0, q0));
+        const __m256i ok1 = _mm256_or_si256(alw1, _mm256_cmpgt_epi32(limh, q1));
+        const __m256i base0 = _mm256_blendv_epi8(ac, cnt0, cod0), base1 = _mm256_blendv_epi8(ac, cnt1, cod1);
+        cnt0 = _mm256_blendv_epi8(_mm256_add_epi32(cnt0, sw), _mm256_add_epi32(base0, b0), ok0);
+        cnt1 = _mm256_blendv_epi8(_mm256_add_epi32(cnt1, sw), _mm256_add_epi32(base1, b1), ok1);
+        rst0 = _mm256_blendv_epi8(next, rst0, ok0);
+        rst1 = _mm256_blendv_epi8(next, rst1, ok1);
+        cod0 = ok0;
+        cod1 = ok1;
+        __m256i mn = _mm256_min_epi32(_mm256_blendv_epi8(big, cnt0, ok0), _mm256_blendv_epi8(big, cnt1, ok1));
+        mn = _mm256_min_epi32(mn, _mm256_permute2x128_si256(mn, mn, 1));
+        mn = _mm256_min_epi32(mn, _mm256_shuffle_epi32(mn, 0x4E));
+        mn = _mm256_min_epi32(mn, _mm256_shuffle_epi32(mn, 0xB1));
+        const int32_t best_count = _mm256_cvtsi256_si32(mn);
+        bool active_ok = false;
+        int32_t active_bits = 0;
+        if (active >= 0) {
+            const int p = zero_runs ? Z_GRC[active] : W_GRC[active];
+            const int trunc = p >> 4, d = p & 15;
+            if (trunc == 2) {
+                active_ok = true;
+                active_bits = plain;
+            } else {
+                const int32_t q = value >> d;
+                active_ok = zero_runs || q <= (trunc ? 2 : 31);
+                active_bits = (trunc ? std::min(q + 1, 2) : q + 1) + d;
+            }
+        }
+        if (active == -1 || !active_ok || static_cast<int64_t>(best_count) + SWITCH_BITS < active_count) {
+            const unsigned okm = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ok0))) |
+                                 (static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(ok1))) << 8);
+            _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), cnt0);
+            _mm256_store_si256(reinterpret_cast<__m256i*>(lanes + 8), cnt1);
+            int best = 0;
+            while (!((okm >> best) & 1) || lanes[best] != best_count) ++best;
+            if (active != -1) {
+                const int32_t count_best = lanes[best], count_active = lanes[active];
+                _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), rst0);
+                _mm256_store_si256(reinterpret_cast<__m256i*>(lanes + 8), rst1);
+                if (!(count_best < count_active && lanes[best] <= lanes[active])) result.push_back({active, i});
+            }
+            active = best;
+            active_count = best_count;
+        } else {
+            active_count += active_bits;
+        }
+    }
+    if (result.empty() || result.back().setting != active) result.push_back({active, 0});
+    result.back().end = n;
+    return result;
+}
+
+int g_kind = -1;  // 0 scalar, 1 AVX2; -1: not chosen yet
+
+int kind() {
+    if (g_kind < 0) g_kind = __builtin_cpu_supports("avx2") ? 1 : 0;
+    return g_kind;
+}
+
+std::vector<Slice> grc_slices(const std::vector<int32_t>& values, bool zero_runs, int uncompressed_bits) {
+    return kind() == 1 ? grc_slices_avx2(values, zero_runs, uncompressed_bits)
+                       : grc_slices_scalar(values, zero_runs, uncompressed_bits);
 }
 
 int64_t weight_bits(const int32_t* v, int64_t len, int setting, int uncompressed_bits) {
@@ -303,6 +410,12 @@ void weight_order(const int8_t* w, int depth_out, int kh, int kw, int depth_in, 
 }  // namespace
 
 extern "C" {
+
+// The search kernel in use (0 scalar, 1 AVX2); force >= 0 picks one (AVX2 only where the CPU has it).
+int npr_codec_kind(int force) {
+    if (force == 0 || (force == 1 && __builtin_cpu_supports("avx2"))) g_kind = force;
+    return kind();
+}
 
 // Encoded bytes of one stream of n values in -255..255 (padded to 16), or -1 on an internal inconsistency.
 int64_t npr_codec_stream_bytes(const int16_t* values, int64_t n) { return stream_bytes(values, n); }

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 SOURCE = Path(__file__).with_name("codec.cpp")
-FLAGS = ["-O2", "-std=c++17", "-shared", "-fPIC"]  # portable: no -march=native
+FLAGS = ["-O3", "-std=c++17", "-shared", "-fPIC"]  # portable: no -march=native
 ORDERS = {"depth-first": 0, "part-kernel": 1, "depthwise": 2}  # weight_stream.DEPTH_FIRST, PART_KERNEL, DEPTHWISE
 LOWEST, HIGHEST = -255, 255  # the codec's value domain (sign-magnitude palette values up to 511)
 
@@ -70,12 +70,22 @@ def _library() -> C.CDLL | None:
     for name, args in _SIGNATURES.items():
         fn = getattr(lib, name)
         fn.argtypes, fn.restype = args, C.c_int64
+    lib.npr_codec_kind.argtypes, lib.npr_codec_kind.restype = [C.c_int], C.c_int
     return lib
 
 
 def available() -> bool:
     """Whether the native codec is built (or can be): a C++ compiler is installed."""
     return _library() is not None
+
+
+KINDS = ("scalar", "avx2")
+
+
+def kind(force: str | None = None) -> str:
+    """The Golomb-Rice search kernel in use: AVX2 where the CPU has it, else the scalar loop, unless ``force``
+    picks one (the tests run both; they give the same slices)."""
+    return KINDS[_library().npr_codec_kind(-1 if force is None else KINDS.index(force))]
 
 
 def _checked(result: int, what: str) -> int:
