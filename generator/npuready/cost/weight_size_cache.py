@@ -1,7 +1,7 @@
 """Persistent cache of encoded weight-stream sizes: a repeated ``npuready cost`` of the same weights on an Ethos-U
 mirror reads each layer's size instead of encoding it again.
 
-Key: BLAKE2b of the codec's version, the layer's weights as given (bytes, dtype and shape: LiteRT's int8 values
+Key: SHA-256 (hardware-accelerated where the CPU has SHA extensions) of the codec's version, the layer's weights as given (bytes, dtype and shape: LiteRT's int8 values
 follow from them) and everything that sets their order (OFM block depth, traversal, micro-block depth,
 dilation). One small text file per key under ``$NPUREADY_CACHE/weight-sizes/`` (default
 ``~/.cache/npuready``), written atomically without fsync: a reader sees a whole entry or none, a crash may lose
@@ -31,7 +31,7 @@ def cache_dir() -> Path:
 def key(weights: np.ndarray, order: tuple) -> str:
     """The entry name of ``weights`` (any dtype) read in ``order`` (a tuple of ints and strings)."""
     w = np.ascontiguousarray(weights)
-    h = hashlib.blake2b(digest_size=20)
+    h = hashlib.sha256()
     h.update(repr((CODEC_VERSION, w.dtype.str, w.shape, order)).encode())
     h.update(memoryview(w).cast("B"))
     return h.hexdigest()
