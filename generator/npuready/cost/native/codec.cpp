@@ -207,8 +207,9 @@ std::vector<Slice> grc_slices_avx2(const std::vector<int32_t>& values, bool zero
         const __m256i v = _mm256_set1_epi32(value), ac = _mm256_set1_epi32(active_count);
         const __m256i next = _mm256_set1_epi32(static_cast<int32_t>(i + 1));
         const __m256i q0 = _mm256_srav_epi32(v, div0), q1 = _mm256_srav_epi32(v, div1);
-        const __m256i b0 = _mm256_blendv_epi8(_mm256_add_epi32(_mm256_min_epi32(_mm256_add_epi32(q0, one), cap0), div0), plainv, pl0);
-        const __m256i b1 = _mm256_blendv_epi8(_mm256_add_epi32(_mm256_min_epi32(_mm256_add_epi32(q1, one), cap1), div1), plainv, pl1);
+        const __m256i u0 = _mm256_add_epi32(_mm256_min_epi32(_mm256_add_epi32(q0, one), cap0), div0);
+        const __m256i u1 = _mm256_add_epi32(_mm256_min_epi32(_mm256_add_epi32(q1, one), cap1), div1);
+        const __m256i b0 = _mm256_blendv_epi8(u0, plainv, pl0), b1 = _mm256_blendv_epi8(u1, plainv, pl1);
         const __m256i ok0 = _mm256_or_si256(alw0, _mm256_cmpgt_epi32(lim0, q0));
         const __m256i ok1 = _mm256_or_si256(alw1, _mm256_cmpgt_epi32(limh, q1));
         const __m256i base0 = _mm256_blendv_epi8(ac, cnt0, cod0), base1 = _mm256_blendv_epi8(ac, cnt1, cod1);
