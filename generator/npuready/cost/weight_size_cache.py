@@ -38,7 +38,7 @@ def key(weights: np.ndarray, order: tuple) -> str:
 
 
 def _path(k: str) -> Path:
-    return cache_dir() / k[:2] / f"{k}.txt"
+    return cache_dir() / f"{k}.txt"  # one flat folder: a cold run creates one directory, not one per entry
 
 
 def get(k: str) -> int | None:
