@@ -54,9 +54,10 @@ def _mode(target: Path) -> int:
         return 0o666 & ~umask
 
 
-def write_bytes(path: str | os.PathLike, data: bytes) -> Path:
+def write_bytes(path: str | os.PathLike, data: bytes, *, durable: bool = True) -> Path:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename (see the module
-    text for symlinks and what is refused)."""
+    text for symlinks and what is refused). ``durable=False`` skips the fsync (a cache entry: readers still
+    see all or nothing; a crash may lose it)."""
     target = resolve_target(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
@@ -65,7 +66,8 @@ def write_bytes(path: str | os.PathLike, data: bytes) -> Path:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -73,8 +75,8 @@ def write_bytes(path: str | os.PathLike, data: bytes) -> Path:
     return target
 
 
-def write_text(path: str | os.PathLike, text: str) -> Path:
-    return write_bytes(path, text.encode("utf-8"))
+def write_text(path: str | os.PathLike, text: str, *, durable: bool = True) -> Path:
+    return write_bytes(path, text.encode("utf-8"), durable=durable)
 
 
 def dumps_json(obj: Any) -> str:

@@ -15,7 +15,8 @@ Source: regor in the ethos-u-vela 5.2.0 sdist, and LiteRT's post-training quanti
   channels; positions outside the tensor are zeros. Traversal as ``ArchEthosU55::FindBlockConfig`` sets it:
   depthwise, part-kernel-first when ``ChooseKernelMethod`` prefers it for a convolution, else depth-first
   (a fully connected layer is never part-kernel-first).
-- **Size** — ``npuready.cost.weight_codec`` (the encoded weight stream, padded to 16 bytes) plus
+- **Size** — ``npuready.cost.weight_codec`` (the encoded weight stream, padded to 16 bytes; the reference,
+  computed at native speed by ``npuready.cost.native.codec`` with equal sizes) plus
   ``EthosU55WeightEncoder::EncodeScales``: 10 bytes per output channel (40-bit bias, 32-bit scale, 6-bit
   shift), padded to 16 (``compiler/scheduler.cpp``: "Align to 16 for start of next substream"). Vela's
   performance model charges both (``EthosU55Performance::ElementTransferToBytes``: ``encodedWeightSize`` and
@@ -26,12 +27,14 @@ Not modelled: Vela's OFM-depth slicing of a layer's weights into several streams
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
 import numpy as np
 
 from npuready.cost.mac_block import IFM_UBLOCK_DEPTH, MacOp, Shram, find_block, part_kernel, round_up
+from npuready.cost import weight_size_cache
+from npuready.cost.native import codec as native_codec
+from npuready.cost.native import vela_encoder
 from npuready.cost.weight_codec import stream_bytes
 from npuready.targets.load import WEIGHT_CODECS
 
@@ -110,23 +113,42 @@ def weight_order(w: np.ndarray, ofm_block_depth: int, how: str, ofm_ublock_depth
     return np.concatenate(parts).astype(np.int16) if parts else np.zeros(0, dtype=np.int16)
 
 
-_SIZES: dict[bytes, int] = {}
+_SIZES: dict[str, int] = {}  # this process's sizes, by weight_size_cache key
+
+
+def reference_weight_bytes(q: np.ndarray, depth: int, how: str, ofm_ublock_depth: int,
+                           dilation: tuple[int, int]) -> int:
+    """The encoded size by the NumPy reference: ``weight_order`` then ``weight_codec.stream_bytes``."""
+    return stream_bytes(weight_order(q, depth, how, ofm_ublock_depth, dilation=dilation))
+
+
+def _encoded_size(q: np.ndarray, depth: int, how: str, ofm_ublock_depth: int, dilation: tuple[int, int]) -> int:
+    """The same size by the fastest codec at hand: the native one (``cost/native/codec.cpp``), else Vela's own
+    encoder, else the reference (equal sizes, ``tests/cost``)."""
+    if native_codec.available():
+        return native_codec.layer_bytes(q, depth, how, ofm_ublock_depth, IFM_UBLOCK_DEPTH, dilation)
+    if vela_encoder.available():
+        return vela_encoder.stream_bytes(weight_order(q, depth, how, ofm_ublock_depth, dilation=dilation))
+    return reference_weight_bytes(q, depth, how, ofm_ublock_depth, dilation)
 
 
 def encoded_weight_bytes(weights: LayerWeights, ublock: tuple[int, int, int], shram: Shram) -> int:
-    """Bytes of the layer's encoded weight stream (padded to 16), as Vela's ``weight_total_bytes`` counts them."""
+    """Bytes of the layer's encoded weight stream (padded to 16), as Vela's ``weight_total_bytes`` counts them.
+    Sizes are kept per weight hash in this process and on disk (``npuready.cost.weight_size_cache``)."""
     op = weights.op
-    q = tflite_int8(weights.ohwi)
     depth = find_block(op, ublock, shram)[0][2]
     how = traversal(weights)
-    key = hashlib.blake2b(q.tobytes(), digest_size=16)
-    key.update(repr((q.shape, depth, how, ublock[2], op.dilation)).encode())
-    digest = key.digest()
-    if digest not in _SIZES:
+    dilation = tuple(int(d) for d in op.dilation)
+    k = weight_size_cache.key(weights.ohwi, (depth, how, ublock[2], dilation))
+    if k not in _SIZES:
         if len(_SIZES) > 4096:
             _SIZES.clear()
-        _SIZES[digest] = stream_bytes(weight_order(q, depth, how, ublock[2], dilation=op.dilation))
-    return _SIZES[digest]
+        size = weight_size_cache.get(k)
+        if size is None:
+            size = _encoded_size(tflite_int8(weights.ohwi), depth, how, ublock[2], dilation)
+            weight_size_cache.put(k, size)
+        _SIZES[k] = size
+    return _SIZES[k]
 
 
 def encoded_layer_bytes(weights: LayerWeights, ublock: tuple[int, int, int], shram: Shram) -> int:
