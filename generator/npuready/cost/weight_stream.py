@@ -63,7 +63,8 @@ def tflite_int8(weights: np.ndarray) -> np.ndarray:
     peak = np.abs(w.reshape(w.shape[0], -1)).max(axis=1).astype(np.float64)
     scale = peak / 127.0
     inverse = np.divide(1.0, scale, out=np.zeros_like(scale), where=scale > 0).astype(np.float32)
-    x = w * inverse.reshape(-1, *([1] * (w.ndim - 1)))
+    with np.errstate(over="ignore", invalid="ignore"):  # a subnormal peak: 1/scale overflows float32
+        x = np.nan_to_num(w * inverse.reshape(-1, *([1] * (w.ndim - 1))), nan=0.0)
     q = np.sign(x) * np.floor(np.abs(x) + np.float32(0.5))
     return np.clip(q, -127, 127).astype(np.int8)
 
