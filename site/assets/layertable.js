@@ -76,7 +76,7 @@
     folded.addEventListener("change", function () { limit = PAGE_ROWS; draw(); });
     more.addEventListener("click", function () { limit += PAGE_ROWS; draw(); });
     document.getElementById("layer-csv").addEventListener("click", function () {
-      function q(v) { v = String(v); return /[",\n]/.test(v) ? '"' + v.replace(/"/g, '""') + '"' : v; }
+      function q(v) { return window.npuready.csvCell(v); }  /* site.js: quoting, = + - @ tab CR defused */
       var lines = [COLUMNS.map(function (c) { return q(c[1]); }).join(",")];
       shownRows().forEach(function (r) { lines.push(COLUMNS.map(function (c) { return q(r.l[c[0]]); }).join(",")); });
       ctx.download(lines.join("\n") + "\n", "text/csv", ctx.exp + "." + state.target + ".layers.csv");
