@@ -60,6 +60,6 @@ def cause(result, litert_mismatched: int | None) -> str:
                 f"{_worst(result.drift)}; {checked}")
     if result.refused:
         ran = ", ".join(f"{k} {v.metric} {v.shown()}" for k, v in scores.items()) or "no rung pair could be scored"
-        return (f"build: the {' and '.join(r.replace('_', '-') for r in result.refused)} rung did not run "
-                f"(reason above), so the {task} result of the NPU build is unknown; {ran}")
+        rungs = " and ".join(r.replace("_", "-") for r in result.refused)
+        return (f"build: the {rungs} rung{'s' if len(result.refused) > 1 else ''} did not run (reason above), so the {task} result of the NPU build is unknown; {ran}")
     return f"no {task} metric below its limit; {checked}"
