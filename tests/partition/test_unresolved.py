@@ -42,7 +42,7 @@ def test_a_symbolic_spatial_dim_gets_an_input_shape_suggestion_with_placeholders
 def test_an_unknown_dim_without_a_name():
     with pytest.raises(InputError) as err:
         require_pinned(load(_model([None, 3, 8, 8])), "the cost model")
-    assert str(err.value) == ("m: node 'relu' (Relu) input 'x' dim 0 is unresolved, so the cost "
+    assert str(err.value) == ("m: node 'relu' (Relu) input 'x' dim 0 ('x_dim0') is unresolved, so the cost "
                               "model cannot size anything; pin it with --batch 1 or --input-shape x=1,3,8,8")
 
 

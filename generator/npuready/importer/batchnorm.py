@@ -33,7 +33,10 @@ def _stats(g, bn, inits, prods):
     if len(values) < 4 or any(v is None for v in values):
         return None
     scale, bias, mean, var = (v.astype(np.float64).reshape(-1) for v in values)
-    f = scale / np.sqrt(var + float(_attr(bn, "epsilon", 1e-5)))
+    denom = var + float(_attr(bn, "epsilon", 1e-5))
+    if not (np.all(denom > 0) and np.all(np.isfinite(denom))):
+        return "variance + epsilon is not positive on every channel"
+    f = scale / np.sqrt(denom)
     return f, bias - mean * f, values[0].dtype
 
 
@@ -132,8 +135,8 @@ def rewrite(model: onnx.ModelProto) -> tuple[onnx.ModelProto, list[Rewrite]]:
             out.append(Rewrite("batchnorm-kept", (name,), "training mode (its running statistics are read)"))
             continue
         stats = _stats(g, bn, inits, prods)
-        if stats is None:
-            out.append(Rewrite("batchnorm-kept", (name,), "scale, bias, mean or variance is not a constant"))
+        if stats is None or isinstance(stats, str):
+            out.append(Rewrite("batchnorm-kept", (name,), stats or "scale, bias, mean or variance is not a constant"))
             continue
         f, shift, dtype = stats
         x = bn.input[0]
