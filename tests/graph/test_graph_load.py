@@ -70,7 +70,7 @@ def test_model_whose_shape_inference_fails_is_still_linted(monkeypatch):
     monkeypatch.setattr(onnx.shape_inference, "infer_shapes", broken)
     report = lint(ex.conv_relu(channels=10))
     assert report.inference_error is not None and "synthetic failure" in report.inference_error
-    assert report.rule_ids() == {"R004"}  # still linted from the declared and initializer shapes
+    assert report.rule_ids() == {"R004", "R009"}  # still linted from the declared and initializer shapes
 
 
 def test_absurd_shape_from_shape_inference_is_ignored_not_allocated():

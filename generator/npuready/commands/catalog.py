@@ -7,7 +7,7 @@ tests/commands/test_catalog.py checks every entry against the registry it mirror
 from __future__ import annotations
 
 # npuready.lint.registry.RULES, in documentation order
-RULE_IDS: tuple[str, ...] = ("R001a", "R001b", "R002", "R003", "R004", "R005", "R006", "R007", "R008")
+RULE_IDS: tuple[str, ...] = ("R001a", "R001b", "R002", "R003", "R004", "R005", "R006", "R007", "R008", "R009")
 
 # npuready.quant.observers.OBSERVERS
 OBSERVER_NAMES: tuple[str, ...] = ("entropy", "minmax", "mse", "percentile")

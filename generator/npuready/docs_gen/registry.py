@@ -117,6 +117,7 @@ GENERATORS: dict[str, Callable[[], dict[str, str]]] = {
     "inputs": _inputs,
     "scaling": _scaling,
     "verify-tasks": _verify_tasks,
+    "vendor-export": _vendor_export,
 }
 
 

@@ -52,6 +52,7 @@ def load(source: "str | os.PathLike | onnx.ModelProto | Graph", *, infer_shapes:
         _check_declared_sizes(source, label)
         _check_external_refs_in_memory(source, label)
         _run_checker(source, label)
+        model = source  # the densified copy when it had sparse initializers
     else:
         path = Path(source)
         label, model = str(path), read_model(path)

@@ -63,6 +63,11 @@ KEY_FIGURES: dict[str, tuple[KeyFigure, ...]] = {
         _f("vit_tiny on edge-10: cycles", _CPT + _row(model="vit_tiny", target="edge-10") + "/cycles", "cycles"),
         _f("vit_tiny on edge-10-nolut: cycles", _CPT + _row(model="vit_tiny", target="edge-10-nolut") + "/cycles", "cycles"),
     ),
+    "trained-thirdparty": (
+        _f("models quantised", "/results/summary/quantised", "count"),
+        _f("models whose integer rung ran", "/results/summary/integer_rung_ran", "count"),
+        _f("tensors differing from LiteRT reference", "/results/summary/litert_tensors_mismatched", "count"),
+    ),
     "vendor-export": (
         _f("tensors differing from LiteRT reference", "/results/summary/tensors_mismatched_vs_litert", "count"),
         _f("lowest Vela ratio", "/results/summary/vela_ratio_min", "ratio"),

@@ -26,10 +26,15 @@ PASSES: dict[str, Pass] = {
 
 
 def canonicalise(model: onnx.ModelProto) -> tuple[onnx.ModelProto, Imported]:
-    """A canonical copy of ``model`` and what was rewritten; ``model`` itself is left as it is."""
+    """A canonical copy of ``model`` and what was rewritten; ``model`` itself is left as it is.
+
+    A QDQ model (QuantizeLinear/DequantizeLinear present) is left as written: rewriting a quantised graph
+    would put float ops between its quantisers (it is the quantizer's output, canonical already)."""
+    before = opset.default_opset(model)
+    if any(n.op_type in ("QuantizeLinear", "DequantizeLinear") for n in model.graph.node):
+        return model, Imported((), before, before)
     work = onnx.ModelProto()
     work.CopyFrom(model)
-    before = opset.default_opset(work)
     rewrites: list[Rewrite] = []
     for run in PASSES.values():
         work, done = run(work)

@@ -91,4 +91,4 @@ def export_int8_from_qdq(qdq_graph_or_path) -> bytes:
     float_model, table = strip_qdq(model)
     if not table.act:
         raise InputError(f"{g.name}: has no QuantizeLinear nodes; not a QDQ model (use export_int8_calibrated)")
-    return lower_graph(load(float_model), table)
+    return lower_graph(load(float_model, canonical=False), table)  # the QDQ model's own ops, as quantised
