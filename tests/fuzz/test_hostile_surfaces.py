@@ -339,12 +339,22 @@ def test_deploy_refuses_registry_names_that_alias_on_windows(name, words, tmp_pa
     assert not (tmp_path / "reg" / "index.json").exists()
 
 
-def test_peak_memory_of_this_suite_stays_bounded():
-    """Runs last in this module: no case made the process allocate what its file claimed (2^30-element
-    bombs, 10 GiB sparse files)."""
+def _peak_mib() -> float:
     import resource
 
-    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 < 3072
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _peak_before_this_module():
+    return _peak_mib()  # the high-water mark the earlier test modules of this process left
+
+
+def test_peak_memory_of_this_suite_stays_bounded(_peak_before_this_module):
+    """No case made the process allocate what its file claimed (2^30-element bombs: 4+ GiB; 10 GiB sparse
+    files): the high-water mark stays under 3 GiB, or rose by less than 1.5 GiB over what the earlier
+    modules of the same pytest process had already reached."""
+    assert _peak_mib() < max(3072, _peak_before_this_module + 1536)
 
 
 @pytest.mark.parametrize("kind", ["device", "file", "fifo"])
