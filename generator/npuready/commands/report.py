@@ -53,7 +53,11 @@ def _show_metadata(model: str) -> None:
     """What the exporter wrote about the input (and the preset it suggests), on stderr."""
     from pathlib import Path
 
-    if Path(model).suffix == ".onnx" and Path(model).is_file():
+    from npuready.inputs.budget import MAX_MODEL_BYTES
+
+    path = Path(model)
+    if path.suffix == ".onnx" and path.is_file() and path.stat().st_size <= MAX_MODEL_BYTES:  # never read a huge
+        # file here: the report's own loading refuses it from its size with one line
         from npuready.preprocess.metadata import read_metadata
 
         try:
