@@ -20,7 +20,6 @@ CHECK_INPUTS = 20
 
 def check_tflite(qdq, intgraph, x: np.ndarray, name: str) -> tuple[bytes | None, dict[str, Any], str]:
     """(the .tflite bytes or None, evidence, one-line summary)."""
-    from npuready.export.stage import _first_mismatch
     from npuready.tflite.export import export_int8_from_qdq
     from npuready.verify.litert_oracle import compare_with_litert
 
@@ -30,7 +29,7 @@ def check_tflite(qdq, intgraph, x: np.ndarray, name: str) -> tuple[bytes | None,
         return None, {"evidence": "analysis", "written": False, "reason": str(exc)}, f"no INT8 TFLite: {exc}"
     images = x[:CHECK_INPUTS]
     rep = compare_with_litert(qdq, images, intgraph, optimized=False, model_name=name)
-    first = _first_mismatch(rep)
+    first = rep.first_mismatch()
     ev = {"evidence": "measured", "reference": "LiteRT BUILTIN_REF (reference kernels)", "inputs": int(len(images)),
           "tensors_compared": rep.tensors_compared, "tensors_mismatched": rep.tensors_mismatched,
           "first_mismatch": first, "written": first is None, "bytes": len(tflite)}

@@ -100,14 +100,6 @@ def _quantize(model, calibration: list[np.ndarray], settings: Settings):
     return quantize_model(model, calibration, settings.method, per_channel=settings.per_channel), decomposed
 
 
-def _first_mismatch(report) -> dict[str, Any] | None:
-    bad = next((t for t in report.ops if t.compared and t.images_with_mismatch), None)
-    if bad is None:
-        return None
-    return {"op": bad.name, "kind": bad.kind, "tensor": bad.float_name, "images": bad.images_with_mismatch,
-            "elements": bad.mismatched_propagated, "max_abs_code_diff": bad.max_abs_propagated}
-
-
 def export_model(model_path: "str | Path", settings: Settings, command: str,
                  log: Callable[[str], None] = lambda s: None) -> ExportResult:
     """Run the export; return what was written (or why nothing was). Raises InputError on bad input."""
@@ -170,7 +162,7 @@ def export_model(model_path: "str | Path", settings: Settings, command: str,
 
     images = data.x[sp.parity].reshape(len(sp.parity), *data.x.shape[2:])
     oracle = compare_with_litert(qdq, images, intgraph, optimized=False, model_name=path.stem)
-    first = _first_mismatch(oracle)
+    first = oracle.first_mismatch()
     check = {"evidence": "measured", "reference": "LiteRT BUILTIN_REF (reference kernels)",
              "inputs": int(len(images)), "inputs_overlap_calibration": bool(sp.overlap),
              "tensors_compared": oracle.tensors_compared, "tensors_mismatched": oracle.tensors_mismatched,

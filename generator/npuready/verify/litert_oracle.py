@@ -67,6 +67,14 @@ class OracleReport:
     def tensors_mismatched(self) -> int:
         return sum(t.images_with_mismatch for t in self.ops if t.compared)
 
+    def first_mismatch(self) -> dict | None:
+        """The first compared op (graph order) whose int8 output differs on some image, or None."""
+        bad = next((t for t in self.ops if t.compared and t.images_with_mismatch), None)
+        if bad is None:
+            return None
+        return {"op": bad.name, "kind": bad.kind, "tensor": bad.float_name, "images": bad.images_with_mismatch,
+                "elements": bad.mismatched_propagated, "max_abs_code_diff": bad.max_abs_propagated}
+
     def optimized_summary(self) -> dict:
         out = {}
         for name in OPTIMIZED:
