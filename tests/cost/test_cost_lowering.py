@@ -143,3 +143,16 @@ def test_int32_steps_use_their_own_output_rates():
     mul = lower(g, _node(g, "qk"), t)[0]  # int8 x int8 into the int32 scratch: outputCycles[2] = 0.5
     assert (mul.work.ofm_bits, mul.work.store_bits) == (32, 8)
     assert op_compute(mul.op, mul.work, t)[0] == -(-mul.work.ofm_elems // 2)
+
+
+@pytest.mark.parametrize("alpha,steps", [(1 / 6, ["Add", "Mul"]), (0.2, ["Mul", "Add", "Mul"])])
+def test_hard_sigmoid_is_lowered_on_the_vela_mirrors(alpha, steps):
+    g = load(make_model([helper.make_node("HardSigmoid", ["x"], ["y"], name="hs", alpha=alpha)],
+                        [vi("x", [1, 16, 4, 4])], [vi("y", [1, 16, 4, 4])], []))
+    node = _node(g, "hs")
+    lowered = lower(g, node, load_target("ethos-u55-128"))
+    assert [s.vela_op for s in lowered] == steps
+    assert all(s.work.kind == "elementwise" and s.work.ofm_elems == 256 for s in lowered)
+    assert lower(g, node, load_target("edge-10")) is None
+    layer = next(x for x in estimate(g, load_target("ethos-u55-128")).layers if x.node == "hs")
+    assert layer.device == "npu"

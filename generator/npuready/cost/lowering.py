@@ -23,6 +23,8 @@ Vela's lowering for Ethos-U55/U65 (INT8), on a tensor of ``R`` rows of length ``
   preceding Add's output stage; the centring, square, normalise, scale and shift run elementwise over
   ``N`` (mean/variance/reciprocal-sqrt on ``R``); ``scale``/``bias`` are constant operands, read once per
   output element from the constant memory (``npuready.cost.elementwise_block``).
+- **HardSigmoid** (declared ``lowered`` in ``[activations]``) — the converter's ``relu6(6αx + 6β) / 6``
+  that npuready's int8 export writes: [Mul] + Add with a fused ReLU6 + Mul, elementwise with constant operands.
 - **BatchNormalization that does not fold** (it follows a Concat or an add, as in DenseNet) — TFLite's
   per-channel Mul and Add, two elementwise ops each reading its constant operand once per output element.
 - **MatMul of two activations** (attention's Q.K^T and P.V; BatchMatMul in TFLite) — the MAC array takes
@@ -88,6 +90,8 @@ def lower(graph: Graph, node: Node, target: Target) -> tuple[Step, ...] | None:
         return _layer_norm(graph, node)
     if node.op_type == "BatchNormalization":
         return _batch_norm(graph, node)
+    if node.op_type == "HardSigmoid" and target.activation_mode("HardSigmoid") == "lowered":
+        return _hard_sigmoid(graph, node)
     if node.op_type in ("MatMul", "MatMulInteger", "QLinearMatMul"):
         return _activation_matmul(graph, node, target)
     if node.op_type == "Conv":
@@ -223,6 +227,20 @@ def _batch_norm(graph: Graph, node: Node) -> tuple[Step, ...] | None:
         return None
     n = math.prod(y)
     return (_ew("Mul", n, n, const_of=hwc(y)), _ew("Add", n, n, const_of=hwc(y)))
+
+
+def _hard_sigmoid(graph: Graph, node: Node) -> tuple[Step, ...] | None:
+    """HardSigmoid as npuready's int8 export writes it (``quant.decompose_hardsigmoid``, the sequence a TFLite
+    converter emits): [Mul by 6α unless it is 1] + Add of 6β with a fused ReLU6 + Mul by 1/6, each an
+    elementwise op with a constant operand, all on the NPU (Vela 5.2.0 places every one; 0 CPU operators on
+    the zoo's MobileNetV3)."""
+    y = _shape(graph, node.outputs[0])
+    if not y:
+        return None
+    n = math.prod(y)
+    unit = abs(6 * float(node.attr("alpha", 0.2)) - 1) < 1e-6  # PyTorch's Hardsigmoid: α = 1/6
+    scale = () if unit else (_ew("Mul", n, n, const_of=hwc(y)),)
+    return (*scale, _ew("Add", n, n, const_of=hwc(y)), _ew("Mul", n, n, const_of=hwc(y)))
 
 
 def _column_latency(target: Target) -> int:

@@ -260,9 +260,8 @@ def _top1(outputs: np.ndarray) -> np.ndarray:
 def _rknn(folder: Path, float_model, calibration: np.ndarray, images: np.ndarray, platform: str) -> dict[str, Any]:
     """RKNN-Toolkit2 quantises and compiles the float model itself (its own calibration on the same sample);
     its simulator's first output beside onnxruntime's float output on the check inputs."""
-    import onnxruntime as ort
-
     from npuready.vendor import rknn_toolkit
+    from npuready.verify.runners import run_float
 
     onnx_path = folder / ".float_for_rknn.onnx"
     onnx_path.write_bytes(float_model.SerializeToString())
@@ -271,9 +270,7 @@ def _rknn(folder: Path, float_model, calibration: np.ndarray, images: np.ndarray
     finally:
         onnx_path.unlink()
     (folder / f"model_{platform}.rknn").write_bytes(r.rknn_bytes)
-    sess = ort.InferenceSession(float_model.SerializeToString(), providers=["CPUExecutionProvider"])
-    name = sess.get_inputs()[0].name
-    ref = np.concatenate([sess.run(None, {name: images[i:i + 1]})[0] for i in range(len(images))])
+    ref = run_float(float_model, images)
     got = r.outputs[0].reshape(ref.shape)
     return {"evidence": "Rockchip's layer placement and cycle estimate (a model, no device here); simulator "
                         "outputs measured on this CPU",

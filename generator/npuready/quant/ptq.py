@@ -5,6 +5,10 @@ asymmetric per-tensor activations and int8 symmetric weights (per-channel by def
 The ranges come from ``quant.observers`` and are handed to ``onnxruntime.quantization.quantize_static``
 as TensorQuantOverrides (rmin/rmax), so the QDQ layout is exactly onnxruntime's. ``baseline_model``
 is plain ``quantize_static`` (its own MinMax calibration) on the same calibration set.
+
+Before calibration both rewrite HardSigmoid into the int8 builtins a TFLite converter emits for it
+(``quant.decompose_hardsigmoid``: Add with a fused ReLU6 and a Mul), so the integer engine, LiteRT and an
+NPU compiler such as Vela run the same int8 Add/Mul kernels instead of a lookup table read by GATHER.
 """
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ import numpy as np
 import onnx
 
 from npuready.errors import InputError
+from npuready.quant.decompose_hardsigmoid import decompose_hardsigmoid
 from npuready.quant.observers import OBSERVERS
 from npuready.quant.prepare import fold_constants
 from npuready.quant.quiet import captured_logs, forward
@@ -72,12 +77,13 @@ def _as_batches(calibration) -> list[np.ndarray]:
 
 
 def _prepared(model: onnx.ModelProto | str | Path) -> onnx.ModelProto:
-    """The float model (loaded safely when given a path) with constants folded (``prepare.fold_constants``)."""
+    """The float model (loaded safely when given a path) with constants folded (``prepare.fold_constants``)
+    and HardSigmoid lowered as a converter lowers it (``decompose_hardsigmoid``)."""
     if not isinstance(model, onnx.ModelProto):
         from npuready.graph import load as load_graph
 
         model = load_graph(model).model
-    return fold_constants(model)
+    return fold_constants(decompose_hardsigmoid(model)[0])
 
 
 def _quantize(model: onnx.ModelProto, batches, per_channel: bool, activation_type: str, overrides) -> onnx.ModelProto:

@@ -24,7 +24,7 @@ ACTIVATION_OPS = frozenset({
     "Softmax", "LogSoftmax", "Hardmax", "Elu", "Selu", "Celu", "Softplus", "Softsign", "Mish",
     "ThresholdedRelu", "Shrink", "Exp", "Swish",
 })
-RUNNING_ACTIVATION_MODES = ("fused", "lut")
+RUNNING_ACTIVATION_MODES = ("fused", "lut", "lowered")
 RUNTIME_NORMS = frozenset(NORM_OPS) - {"BatchNormalization"}  # statistics computed at run time: never fold
 FOLD_HOSTS = frozenset({"Conv", "ConvTranspose", "Gemm"})
 RESIZE_OPS = ("Resize", "Upsample")

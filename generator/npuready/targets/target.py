@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-ACTIVATION_MODES = ("fused", "lut", "host")
+ACTIVATION_MODES = ("fused", "lut", "lowered", "host")
 # How a target runs a normalisation / an interpolation mode: natively (a kernel), on the vector unit (an
 # unfolded BatchNorm as per-channel Mul + Add), through its compiler's lowering into supported ops, or not
 # at all (host). npuready.lint.policy turns the mode into a lint severity.
@@ -49,7 +49,7 @@ class Target:
     dram_gbps: float
     vector_lanes: int
     depthwise_engine: bool
-    activations: Mapping[str, str]  # op_type -> fused | lut | host
+    activations: Mapping[str, str]  # op_type -> fused | lut | lowered | host
     supported_ops: frozenset[str]
     energy: Mapping[str, float]
     host_gflops: float
@@ -104,7 +104,7 @@ class Target:
         return 2.0 * self.macs_per_cycle * self.clock_mhz * 1e6 / 1e12
 
     def activation_mode(self, op_type: str) -> str | None:
-        """fused / lut / host for a known activation, None when the op is not an activation."""
+        """fused / lut / lowered / host for a known activation, None when the op is not an activation."""
         return self.activations.get(op_type)
 
     def norm_mode(self, op_type: str) -> str:

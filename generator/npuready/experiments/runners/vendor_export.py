@@ -33,11 +33,9 @@ def tasks(ctx: RunContext) -> list[Task]:
 
 
 def _float_top1(model, x: np.ndarray) -> np.ndarray:
-    import onnxruntime as ort
+    from npuready.verify.runners import run_float
 
-    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-    name = sess.get_inputs()[0].name
-    return np.concatenate([sess.run(None, {name: x[i:i + 1]})[0].argmax(-1) for i in range(len(x))])
+    return run_float(model, x).argmax(-1)
 
 
 def _cpu_nodes(graph, target_name: str) -> list[dict[str, str]]:

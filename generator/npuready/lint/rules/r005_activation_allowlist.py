@@ -28,7 +28,8 @@ def check(graph: Graph, target: Target, options: LintOptions) -> list[Finding]:
             continue
         if mode in ALLOWED_MODES:
             continue
-        where = "is marked 'host' (runs on the CPU)" if mode == "host" else "is not in the allowlist"
+        where = {"host": "is marked 'host' (runs on the CPU)",
+                 "lowered": "has no operator and is lowered to other ops"}.get(mode, "is not in the allowlist")
         problem = f"activation {node.op_type} {where} of target {target.name}"
         if node.name in gelu_members(sub):
             problem += ", but it is the core of an exact-GELU pattern"
