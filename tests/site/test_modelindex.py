@@ -27,15 +27,30 @@ def _repo():
     return load_experiments(experiments_dir())
 
 
-def test_one_row_per_model_report_and_per_corpus_model():
+def test_one_row_per_model_report_and_per_corpus_model_not_already_reported():
     experiments = _repo()
     targets, rows = model_rows(Figures(experiments), experiments)
     reports = sorted(i for i, e in experiments.items() if e.doc["spec"].get("kind") == "model-report")
-    corpus = {r["model"] for r in experiments["realworld-corpus"].results["summary"]["rows"]}
-    assert [r.exp_id for r in rows] == reports + ["realworld-corpus"] * len(corpus)
+    corpus = experiments["realworld-corpus"].results
+    shas = {experiments[i].results["model"]["sha256"] for i in reports}
+    models = {r["model"] for r in corpus["summary"]["rows"]}
+    reported = {m for m in models if corpus["reports"]["models"][m]["model"]["sha256"] in shas}
+    assert reported == {"yolov8n"}  # model-report-yolov8n is the same ONNX graph as the corpus's yolov8n
+    assert [r.exp_id for r in rows] == reports + ["realworld-corpus"] * (len(models) - 1)
     assert [r.page for r in rows[:len(reports)]] == [page_path(i) for i in reports]
+    assert rows[reports.index("model-report-yolov8n")].also == ("realworld-corpus",)
+    assert all(r.page is None and r.hint.startswith("npuready report library:") for r in rows[len(reports):])
+    assert all(r.edges for r in rows)
     assert targets == ["edge-10", "ethos-u55-128"]
     assert light_ids(experiments) == set(reports) | {"realworld-corpus"}
+
+
+def test_models_view_says_how_to_get_a_page_and_which_edge_policy_each_row_used():
+    experiments = _repo()
+    html = render_site(experiments, {}).page
+    section = unescape(html[html.index('id="view-reports"'):html.index('id="view-records"')])
+    assert "summary only" not in section
+    assert "npuready report library:resnet18 --out DIR" in section and "<th rowspan=\"2\">Edges</th>" in section
 
 
 def test_index_embeds_excerpts_that_resolve_every_models_number_and_pages_embed_the_whole_report():

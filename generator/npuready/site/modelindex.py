@@ -1,5 +1,9 @@
 """The Models index: one row per model report (``kind = "model-report"`` experiments, each with its own page
-``models/<id>.html``) and one per model summarised by the ``realworld-corpus`` experiment.
+``models/<id>.html``) and one per model summarised by the ``realworld-corpus`` experiment. A corpus model that
+is the same ONNX graph as a model report (equal ``sha256``) is not listed twice: the report's row names the
+corpus as a second place it is stored. A corpus row has no page of its own; its ``hint`` is the command that
+writes one. Every row shows the edge policy its partition used (graph inputs and outputs on the CPU or the
+NPU), since library detection recipes and ONNX files default differently.
 
 Every number is a ``Figures.num`` button. Model reports are heavy (a graph description and per-node records), so
 ``index.html`` embeds only an excerpt of them — the records its own numbers point at (:func:`excerpt`); the whole
@@ -8,6 +12,7 @@ report is embedded once in its model page, which renders the per-node parts in t
 from __future__ import annotations
 
 import copy
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -46,6 +51,9 @@ class ModelRow:
     nodes: Markup
     checks: Markup
     targets: dict[str, TargetCells] = field(default_factory=dict)
+    edges: Markup | str = ""
+    also: tuple[str, ...] = ()  # other experiments that hold the same model
+    hint: str = ""  # for a row without a page: the command that writes one
 
 
 def _report_row(fig: Figures, exp: Experiment) -> ModelRow:
@@ -58,16 +66,24 @@ def _report_row(fig: Figures, exp: Experiment) -> ModelRow:
             errors=fig.num(e, pointer.join(r, "lint", "targets", t, "summary", "errors")),
             warnings=fig.num(e, pointer.join(r, "lint", "targets", t, "summary", "warnings")))
     ok = exp.results["checks"]["all_ok"]
+    edges = fig.text(e, "/results/model/edges") if "edges" in exp.results["model"] else ""
     return ModelRow(e, fig.text(e, "/results/model/label"), page_path(e), fig.num(e, "/results/graph/node_count"),
-                    fig.raw(e, "/results/checks", label="all pass" if ok else "some fail"), cells)
+                    fig.raw(e, "/results/checks", label="all pass" if ok else "some fail"), cells, edges)
 
 
-def _corpus_rows(fig: Figures, exp: Experiment) -> list[ModelRow]:
+def _corpus_sha(exp: Experiment, model: str) -> str | None:
+    entry = exp.results.get("reports", {}).get("models", {}).get(model, {})
+    return entry.get("model", {}).get("sha256")
+
+
+def _corpus_rows(fig: Figures, exp: Experiment, skip: frozenset[str] = frozenset()) -> list[ModelRow]:
     rows: dict[str, dict[str, Any]] = {}
     for i, row in enumerate(exp.results["summary"]["rows"]):
         rows.setdefault(row["model"], {})[row["target"]] = (i, row)
     out = []
     for model, per_target in rows.items():
+        if model in skip:
+            continue
         cells, first, ok = {}, None, True
         for t, (i, row) in per_target.items():
             p = f"/results/summary/rows/{i}"
@@ -76,16 +92,28 @@ def _corpus_rows(fig: Figures, exp: Experiment) -> list[ModelRow]:
             cells[t] = TargetCells(fig.num(exp.id, p + "/npu_segments"), fig.num(exp.id, p + "/cycles"),
                                    fig.num(exp.id, p + "/lint_errors"), fig.num(exp.id, p + "/lint_warnings"))
         base = f"/results/summary/rows/{first}"
+        edges = fig.text(exp.id, base + "/edges") if "edges" in exp.results["summary"]["rows"][first] else ""
         out.append(ModelRow(exp.id, fig.text(exp.id, base + "/model"), None, fig.num(exp.id, base + "/nodes"),
-                            fig.raw(exp.id, base, label="all pass" if ok else "some fail"), cells))
+                            fig.raw(exp.id, base, label="all pass" if ok else "some fail"), cells, edges,
+                            hint=f"npuready report library:{model} --out DIR"))
     return out
 
 
 def model_rows(fig: Figures, experiments: Mapping[str, Experiment]) -> tuple[list[str], list[ModelRow]]:
-    """(targets in column order, rows): model reports first, then the corpus summaries."""
-    rows = [_report_row(fig, exp) for _, exp in sorted(experiments.items()) if is_model_report(exp)]
+    """(targets in column order, rows): model reports first, then the corpus models no report already shows."""
+    reports = [exp for _, exp in sorted(experiments.items()) if is_model_report(exp)]
+    rows = [_report_row(fig, exp) for exp in reports]
     if CORPUS in experiments:
-        rows += _corpus_rows(fig, experiments[CORPUS])
+        corpus = experiments[CORPUS]
+        by_sha = {_corpus_sha(corpus, r["model"]): r["model"] for r in corpus.results["summary"]["rows"]}
+        by_sha.pop(None, None)
+        dup = {}
+        for i, exp in enumerate(reports):
+            model = by_sha.get(exp.results["model"].get("sha256"))
+            if model is not None:
+                dup[model] = i
+                rows[i] = dataclasses.replace(rows[i], also=(CORPUS,))
+        rows += _corpus_rows(fig, corpus, frozenset(dup))
     targets = list(dict.fromkeys(t for r in rows for t in r.targets))
     return targets, rows
 

@@ -29,7 +29,9 @@ def _panels(name: str, title: str, blurb: str) -> Tab:
 
 TABS: dict[str, Tab] = {t.name: t for t in (
     Tab("findings", "Findings", "sections/findings.j2"),
-    _panels("models", "Model experiments", "What changed in a model and how accuracy and cost moved."),
+    _panels("models", "Model changes",
+            "What changed in a model (training, pruning, activations, quantisation method) and how accuracy and "
+            "cost moved."),
     _panels("npu", "NPU analysis", "Lint findings, CPU/NPU partitions and per-layer cost per target."),
     _panels("integer", "Integer verification",
             "Float vs fake-quant vs integer: parity ladder, per-node mismatch, bit-exactness vs LiteRT."),

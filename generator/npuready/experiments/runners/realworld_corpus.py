@@ -28,7 +28,7 @@ def _rows(name: str, report: dict[str, Any]) -> list[dict[str, Any]]:
         total = report["cost"]["targets"][target]["total"]
         tchecks = checks["targets"][target]
         rows.append({
-            "model": name, "target": target, "nodes": report["graph"]["node_count"],
+            "model": name, "target": target, "nodes": report["graph"]["node_count"], "edges": report["model"]["edges"],
             "lint_errors": sum(f["severity"] == "ERROR" for f in lint["findings"]),
             "lint_warnings": sum(f["severity"] == "WARN" for f in lint["findings"]),
             "verdict": plan["verdict"], "npu_segments": plan["npu_segments"],
