@@ -34,11 +34,20 @@ def _names(rows: list[dict], key: str) -> str:
     return md_text(", ".join(sorted({r[key] for r in rows}))) or "none"
 
 
+def _ops(vela_row: dict) -> str:
+    """Vela's CPU operators: how many, and of which TFLite ops (results older than the column: "—")."""
+    ops = vela_row.get("cpu_operators")
+    if ops is None:
+        return "—"
+    return f"{len(ops)} ({_names(ops, 'op')})" if ops else "0"
+
+
 def _rows(res: dict[str, Any]) -> list[list[str]]:
     out = []
     for name, m in sorted((k, v) for k, v in res.items() if k != "summary"):
         q = m["qnn_htp"]
         vela = "; ".join(f"{v['target']} {md_cell(v['ratio'])}" for v in m["vela"])
+        vela_cpu = "; ".join(f"{v['target']} {_ops(v)}" for v in m["vela"])
         htp = ("—", "—") if "skipped" in q else (_names(q["refused"], "op_type"),
                                                  md_cell(q["top1_agreement_htp_vs_float"]))
         r = next(iter(m["rknn"]), {})
@@ -46,7 +55,7 @@ def _rows(res: dict[str, Any]) -> list[list[str]]:
             f"{md_cell(r['npu_layers'])} of {md_cell(r['layers'])}", _names(r["cpu_layers"], "op_type"),
             md_cell(r["top1_agreement_with_float"]))
         out.append([md_text(name), md_cell(m["litert_check"]["tensors_mismatched"]),
-                    md_cell(m["litert_check"]["tensors_compared"]), vela, *htp,
+                    md_cell(m["litert_check"]["tensors_compared"]), vela, vela_cpu, *htp,
                     md_cell(q.get("top1_agreement_cpu_qdq_vs_float", "—")), *rk,
                     _names(m["npuready_cpu_nodes"].get("nnapi-mirror", []), "op_type")])
     return out
@@ -63,6 +72,6 @@ def render(result: dict[str, Any] | None = None) -> str:
     lines = [INTRO.format(result=RESULT_PATH), "## Per model", "",
              f"Agreements are top-1 against the float model on {md_cell(images)} Fashion-MNIST test images.", "",
              *md_table(["model", "tensors ≠ LiteRT", "tensors compared", "npuready / Vela cycles",
-                        "HTP refused", "HTP agreement", "CPU QDQ agreement", "RKNN rk3588 NPU layers",
+                        "Vela CPU operators", "HTP refused", "HTP agreement", "CPU QDQ agreement", "RKNN rk3588 NPU layers",
                         "RKNN CPU layers", "RKNN agreement", "nnapi-mirror CPU ops"], _rows(res)), ""]
     return "\n".join(lines)

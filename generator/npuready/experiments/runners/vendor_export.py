@@ -5,7 +5,8 @@ Per zoo model (trained on Fashion-MNIST), the float model is quantised as ``npur
 - lowered to INT8 TFLite and run on LiteRT's reference kernels beside the integer engine on test images
   (every int8 tensor compared; measured);
 - compiled by Arm Vela for each Ethos-U mirror target; Vela's per-layer estimate beside npuready's
-  simulated cost (both are models, neither is silicon);
+  simulated cost (both are models, neither is silicon), and the operators Vela left to the CPU, read from
+  the optimised model it wrote (``cost.vela_placement``);
 - run on Qualcomm's HTP backend (onnxruntime-qnn's x86 simulator) beside onnxruntime's CPU provider on
   the same QDQ model: which nodes HTP refuses and why, top-1 agreement with float and accuracy on the
   Fashion-MNIST test images (measured here, not on a Snapdragon); next to it, the nodes npuready's
@@ -72,6 +73,7 @@ def _rknn(ctx: RunContext, path: Path, calib: np.ndarray, test, platforms: list[
 def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
     from npuready.cost import vela
     from npuready.cost.vela_compare import compare
+    from npuready.cost.vela_placement import placement
     from npuready.engine.decompose_layernorm import decompose_layernorm
     from npuready.engine.export import export_integer_graph
     from npuready.graph import load
@@ -114,9 +116,11 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
             target = load_target(tname)
             rows, summary = vela.compile_tflite(tfl, target, Path(tmp) / tname)
             side = compare(graph, target, rows, summary)
+            npu_ops, cpu_ops = placement(Path(tmp) / tname / f"{tfl.stem}_vela.tflite")
             out["vela"].append({"target": tname, "evidence": "simulated (npuready) vs Vela's estimate",
                                 "ours_cycles": side["ours_cycles"], "reference_cycles": side["reference_cycles"],
-                                "ratio": side["ratio"], "layers": len(side["layers"])})
+                                "ratio": side["ratio"], "layers": len(side["layers"]),
+                                "npu_custom_operators": npu_ops, "cpu_operators": [c.to_dict() for c in cpu_ops]})
         qpath = Path(tmp) / "model_qdq.onnx"
         qpath.write_bytes(qdq.SerializeToString())
         if qnn_htp.available():
@@ -152,5 +156,6 @@ def merge(ctx: RunContext, outputs: dict[str, Any]) -> dict[str, Any]:
                         "tensors_compared_vs_litert": sum(m["litert_check"]["tensors_compared"] for m in models),
                         "vela_ratio_min": min(ratios) if ratios else None,
                         "vela_ratio_max": max(ratios) if ratios else None,
+                        "vela_cpu_operators": sum(len(v["cpu_operators"]) for m in models for v in m["vela"]),
                         "htp_models_all_on_htp": sum(1 for m in ran if not m["qnn_htp"]["refused"]),
                         "htp_models": len(ran)}}
