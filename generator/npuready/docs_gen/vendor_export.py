@@ -39,7 +39,9 @@ def _ops(vela_row: dict) -> str:
     ops = vela_row.get("cpu_operators")
     if ops is None:
         return "—"
-    return f"{len(ops)} ({_names(ops, 'op')})" if ops else "0"
+    text = f"{len(ops)} ({_names(ops, 'op')})" if ops else "0"
+    agree = vela_row.get("placement", {}).get("agreement")
+    return text if agree is None else f"{text}, placement agreement {md_cell(agree)}"
 
 
 def _rows(res: dict[str, Any]) -> list[list[str]]:
@@ -72,6 +74,6 @@ def render(result: dict[str, Any] | None = None) -> str:
     lines = [INTRO.format(result=RESULT_PATH), "## Per model", "",
              f"Agreements are top-1 against the float model on {md_cell(images)} Fashion-MNIST test images.", "",
              *md_table(["model", "tensors ≠ LiteRT", "tensors compared", "npuready / Vela cycles",
-                        "Vela CPU operators", "HTP refused", "HTP agreement", "CPU QDQ agreement", "RKNN rk3588 NPU layers",
+                        "Vela CPU operators (vs npuready's placement)", "HTP refused", "HTP agreement", "CPU QDQ agreement", "RKNN rk3588 NPU layers",
                         "RKNN CPU layers", "RKNN agreement", "nnapi-mirror CPU ops"], _rows(res)), ""]
     return "\n".join(lines)

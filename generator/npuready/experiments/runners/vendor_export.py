@@ -49,6 +49,20 @@ def _cpu_nodes(graph, target_name: str) -> list[dict[str, str]]:
             if layer.device != "npu" and ops.get(layer.node) != "Constant"]
 
 
+def _placement_vs_vela(graph, target_name: str, cpu_ops) -> dict[str, Any]:
+    """npuready's per-node placement on a Vela mirror beside Vela's own: a node is on Vela's CPU when an
+    operator Vela left to the CPU writes one of its outputs (the int8 TFLite keeps the ONNX tensor names;
+    ``#`` marks a helper tensor of a lowering and maps to the tensor before it)."""
+    ours = {r["node"] for r in _cpu_nodes(graph, target_name)}
+    producers = {o: n.name for n in graph.nodes for o in n.outputs if o}
+    theirs = {producers[t] for t in (c.output.split("#", 1)[0] for c in cpu_ops) if t in producers}
+    nodes = [n.name for n in graph.nodes if n.op_type != "Constant"]
+    agree = sum((n in ours) == (n in theirs) for n in nodes)
+    return {"evidence": "npuready's mirror placement (simulated) vs Vela's compiled placement (its output file)",
+            "nodes": len(nodes), "agreeing": agree, "agreement": round(agree / len(nodes), 6) if nodes else None,
+            "npuready_cpu_vela_npu": sorted(ours - theirs), "vela_cpu_npuready_npu": sorted(theirs - ours)}
+
+
 def _rknn(ctx: RunContext, path: Path, calib: np.ndarray, test, platforms: list[str], graph) -> list[dict]:
     from npuready.vendor import rknn_toolkit
 
@@ -120,7 +134,8 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
             out["vela"].append({"target": tname, "evidence": "simulated (npuready) vs Vela's estimate",
                                 "ours_cycles": side["ours_cycles"], "reference_cycles": side["reference_cycles"],
                                 "ratio": side["ratio"], "layers": len(side["layers"]),
-                                "npu_custom_operators": npu_ops, "cpu_operators": [c.to_dict() for c in cpu_ops]})
+                                "npu_custom_operators": npu_ops, "cpu_operators": [c.to_dict() for c in cpu_ops],
+                                "placement": _placement_vs_vela(graph, tname, cpu_ops)})
         qpath = Path(tmp) / "model_qdq.onnx"
         qpath.write_bytes(qdq.SerializeToString())
         if qnn_htp.available():
@@ -157,5 +172,7 @@ def merge(ctx: RunContext, outputs: dict[str, Any]) -> dict[str, Any]:
                         "vela_ratio_min": min(ratios) if ratios else None,
                         "vela_ratio_max": max(ratios) if ratios else None,
                         "vela_cpu_operators": sum(len(v["cpu_operators"]) for m in models for v in m["vela"]),
+                        "vela_placement_agreement_min": min((v["placement"]["agreement"] for m in models
+                                                             for v in m["vela"]), default=None),
                         "htp_models_all_on_htp": sum(1 for m in ran if not m["qnn_htp"]["refused"]),
                         "htp_models": len(ran)}}
