@@ -151,6 +151,27 @@ def test_svg_export_is_valid_svg_with_the_drawn_boxes(page_and_watch, tmp_path):
     assert watch.errors == []
 
 
+def test_png_export_is_a_png_of_the_whole_graph(page_and_watch, tmp_path):
+    import struct
+
+    page, watch = page_and_watch
+    result, url = _page(tmp_path, _convs(tmp_path / "proto.onnx", PROTO_NAMES))
+    _open(page, url)
+    with page.expect_download() as dl:
+        page.click("#graph-export-png")
+    assert dl.value.suggested_filename == "report.edge-10.graph.png"
+    data = Path(dl.value.path()).read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    with page.expect_download() as dl_svg:
+        page.click("#graph-export-svg")
+    import xml.etree.ElementTree as ET
+
+    svg = ET.fromstring(Path(dl_svg.value.path()).read_bytes())
+    assert (width, height) == (2 * int(svg.get("width")), 2 * int(svg.get("height")))  # drawn at 2x
+    assert watch.errors == []
+
+
 @pytest.mark.parametrize("screen", ["desktop", "phone"])
 def test_report_page_with_a_node_panel_open_passes_axe(browser, tmp_path, screen):
     from test_a11y import SCREENS, violations
