@@ -151,6 +151,16 @@ def test_svg_export_is_valid_svg_with_the_drawn_boxes(page_and_watch, tmp_path):
     assert watch.errors == []
 
 
+def test_edges_are_labelled_with_their_tensor_shapes(page_and_watch, tmp_path):
+    page, watch = page_and_watch
+    result, url = _page(tmp_path, _convs(tmp_path / "proto.onnx", PROTO_NAMES))
+    _open(page, url)
+    labels = page.eval_on_selector_all("g.edges text.elabel", "ts => ts.map(t => t.textContent)")
+    expected = ["×".join(str(d) for d in e["shape"]) for e in result["graph"]["edges"]]
+    assert sorted(labels) == sorted(expected) and len(labels) == 4
+    assert "1×10×8×8" in labels and watch.errors == []
+
+
 def test_png_export_is_a_png_of_the_whole_graph(page_and_watch, tmp_path):
     import struct
 
