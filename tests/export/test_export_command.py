@@ -122,6 +122,7 @@ def test_qnn_records_where_htp_ran_the_qdq_model_and_its_agreement(calib, tmp_pa
     assert _export(calib, tmp_path / "q", "--qnn", "--no-compile") == 0
     q = json.loads((tmp_path / "q" / "manifest.json").read_text())["qnn_htp"]
     assert q["refused"] == [] and q["qnn_partitions"] == 1 and q["inputs"] == 6
+    assert q["qdq_model"] == "model_qdq.onnx" and q["layernorm"] == "none in the model"
     assert {n["op_type"] for n in q["cpu_nodes"]} == {"QuantizeLinear", "DequantizeLinear"}
     assert 0.0 <= q["top1_agreement_htp_vs_cpu"] <= 1.0
 

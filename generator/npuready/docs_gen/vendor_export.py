@@ -27,6 +27,8 @@ What is **measured** here: tensor equality with LiteRT, and top-1 agreement and 
 simulator — on this CPU, not on a Snapdragon, a Rockchip board or an Ethos-U. Vela's and RKNN's cycles are
 their own estimates (models, like npuready's **simulated** cycles). Where a vendor leaves a node to the CPU,
 the vendor's log says so; npuready's `nnapi-mirror` column is npuready's own placement for comparison.
+For a model with LayerNormalization the HTP column also gives the agreement of a second QDQ model with the
+norm kept whole (HTP has a LayerNorm op): that is the QDQ model `export --qnn` runs on HTP.
 """
 
 
@@ -50,8 +52,11 @@ def _rows(res: dict[str, Any]) -> list[list[str]]:
         q = m["qnn_htp"]
         vela = "; ".join(f"{v['target']} {md_cell(v['ratio'])}" for v in m["vela"])
         vela_cpu = "; ".join(f"{v['target']} {_ops(v)}" for v in m["vela"])
-        htp = ("—", "—") if "skipped" in q else (_names(q["refused"], "op_type"),
-                                                 md_cell(q["top1_agreement_htp_vs_float"]))
+        kept = q.get("layernorm_kept")
+        agree = md_cell(q.get("top1_agreement_htp_vs_float", "—"))
+        if kept:
+            agree += f" (LayerNorm kept whole: {md_cell(kept['top1_agreement_htp_vs_float'])})"
+        htp = ("—", "—") if "skipped" in q else (_names(q["refused"], "op_type"), agree)
         r = next(iter(m["rknn"]), {})
         rk = ("—", "—", "—") if not r or "skipped" in r else (
             f"{md_cell(r['npu_layers'])} of {md_cell(r['layers'])}", _names(r["cpu_layers"], "op_type"),

@@ -10,7 +10,11 @@
    check inputs: every int8 tensor must be identical, or the export is refused naming the first one
    that differs — so the file written is the one whose numerics were checked;
 6. on an Ethos-U mirror target, Vela compiles the .tflite (the file the Ethos-U runtime loads) and its
-   per-layer estimate is lined up with npuready's simulated cost.
+   per-layer estimate is lined up with npuready's simulated cost;
+7. with ``--qnn``, the QDQ model runs on Qualcomm's HTP backend. A model with LayerNormalization gets a
+   second QDQ model for HTP with the norm kept whole (``model_qdq_htp.onnx``): HTP has a LayerNorm op, and
+   the decomposed int8 sequence LiteRT needs loses agreement with float on HTP (``vendor-export`` measures
+   both forms).
 A refusal (exit 1) writes nothing; bad input (exit 2) is refused before any work.
 """
 from __future__ import annotations
@@ -199,8 +203,17 @@ def export_model(model_path: "str | Path", settings: Settings, command: str,
         (st.path / "model_int8.tflite").write_bytes(tflite)
         if settings.qnn:
             log(f"Qualcomm HTP backend ({len(images)} inputs)")
+            htp_file = "model_qdq.onnx"
+            if decomposed:  # HTP has a LayerNorm op; the decomposed int8 sequence is what LiteRT needs, not HTP
+                from npuready.quant.ptq import quantize_model
+
+                htp_file = "model_qdq_htp.onnx"
+                kept = quantize_model(graph.model, [data.x[int(i)] for i in sp.calibration], settings.method,
+                                      per_channel=settings.per_channel)
+                (st.path / htp_file).write_bytes(kept.SerializeToString())
             try:
-                manifest["qnn_htp"] = _qnn(st.path / "model_qdq.onnx", images)
+                manifest["qnn_htp"] = {**_qnn(st.path / htp_file, images), "qdq_model": htp_file,
+                                       "layernorm": "kept whole" if decomposed else "none in the model"}
             except InputError as exc:
                 return refused("qnn", str(exc))
         if settings.rknn:

@@ -154,6 +154,17 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
                 "accuracy": {"float": round(float(np.mean(float_top1 == labels)), 6),
                              "htp": round(float(np.mean(htp_top1 == labels)), 6),
                              "cpu_qdq": round(float(np.mean(cpu_top1 == labels)), 6)}}
+            if decomposed:  # the same calibration with LayerNormalization kept whole: HTP has a LayerNorm op
+                kept = quantize_model(graph.model, [calib[i:i + 1] for i in range(len(calib))],
+                                      p.get("method", "minmax"))
+                kpath = Path(tmp) / "model_qdq_layernorm_kept.onnx"
+                kpath.write_bytes(kept.SerializeToString())
+                krun = qnn_htp.run(kpath, test.x)
+                k_top1 = krun.htp[0].reshape(len(test.x), -1).argmax(1)
+                out["qnn_htp"]["layernorm_kept"] = {
+                    "evidence": "measured (Qualcomm's HTP simulator for x86)", **krun.placement.to_dict(),
+                    "top1_agreement_htp_vs_float": round(float(np.mean(k_top1 == float_top1)), 6),
+                    "accuracy_htp": round(float(np.mean(k_top1 == labels)), 6)}
         else:
             out["qnn_htp"] = {"skipped": "Qualcomm's HTP backend not installed (make qnn-env)"}
     out["rknn"] = _rknn(ctx, path, calib, test, p.get("rknn_platforms", []), graph)
