@@ -28,7 +28,9 @@ simulator — on this CPU, not on a Snapdragon, a Rockchip board or an Ethos-U. 
 their own estimates (models, like npuready's **simulated** cycles). Where a vendor leaves a node to the CPU,
 the vendor's log says so; npuready's `nnapi-mirror` column is npuready's own placement for comparison.
 For a model with LayerNormalization the HTP column also gives the agreement of a second QDQ model with the
-norm kept whole (HTP has a LayerNorm op): that is the QDQ model `export --qnn` runs on HTP.
+norm kept whole (HTP has a LayerNorm op): that is the QDQ model `export --qnn` runs on HTP. "HTP first
+gross tensor" is the first activation, in graph order, whose HTP values differ from the CPU provider's by
+more than half the tensor's range (every dequantised activation compared on a few test images).
 """
 
 
@@ -46,6 +48,17 @@ def _ops(vela_row: dict) -> str:
     return text if agree is None else f"{text}, placement agreement {md_cell(agree)}"
 
 
+def _gross(q: dict) -> str:
+    """The first tensor whose HTP values are wrong, not rounded (``vendor.qnn_divergence``), or "none"."""
+    d = q.get("divergence")
+    if d is None:
+        return "—"
+    g = d["first_gross"]
+    if g is None:
+        return f"none of {md_cell(d['tensors_probed'])}"
+    return f"{md_text(g['op_type'])} `{md_text(g['node'])}` (off by {md_cell(g['steps'])} steps)"
+
+
 def _rows(res: dict[str, Any]) -> list[list[str]]:
     out = []
     for name, m in sorted((k, v) for k, v in res.items() if k != "summary"):
@@ -56,7 +69,7 @@ def _rows(res: dict[str, Any]) -> list[list[str]]:
         agree = md_cell(q.get("top1_agreement_htp_vs_float", "—"))
         if kept:
             agree += f" (LayerNorm kept whole: {md_cell(kept['top1_agreement_htp_vs_float'])})"
-        htp = ("—", "—") if "skipped" in q else (_names(q["refused"], "op_type"), agree)
+        htp = ("—", "—", "—") if "skipped" in q else (_names(q["refused"], "op_type"), agree, _gross(q))
         r = next(iter(m["rknn"]), {})
         rk = ("—", "—", "—") if not r or "skipped" in r else (
             f"{md_cell(r['npu_layers'])} of {md_cell(r['layers'])}", _names(r["cpu_layers"], "op_type"),
@@ -79,6 +92,6 @@ def render(result: dict[str, Any] | None = None) -> str:
     lines = [INTRO.format(result=RESULT_PATH), "## Per model", "",
              f"Agreements are top-1 against the float model on {md_cell(images)} Fashion-MNIST test images.", "",
              *md_table(["model", "tensors ≠ LiteRT", "tensors compared", "npuready / Vela cycles",
-                        "Vela CPU operators (vs npuready's placement)", "HTP refused", "HTP agreement", "CPU QDQ agreement", "RKNN rk3588 NPU layers",
+                        "Vela CPU operators (vs npuready's placement)", "HTP refused", "HTP agreement", "HTP first gross tensor", "CPU QDQ agreement", "RKNN rk3588 NPU layers",
                         "RKNN CPU layers", "RKNN agreement", "nnapi-mirror CPU ops"], _rows(res)), ""]
     return "\n".join(lines)

@@ -9,7 +9,9 @@ Per zoo model (trained on Fashion-MNIST), the float model is quantised as ``npur
   the optimised model it wrote (``cost.vela_placement``);
 - run on Qualcomm's HTP backend (onnxruntime-qnn's x86 simulator) beside onnxruntime's CPU provider on
   the same QDQ model: which nodes HTP refuses and why, top-1 agreement with float and accuracy on the
-  Fashion-MNIST test images (measured here, not on a Snapdragon); next to it, the nodes npuready's
+  Fashion-MNIST test images (measured here, not on a Snapdragon), and where HTP first departs from the
+  CPU provider tensor by tensor (``vendor.qnn_divergence``: beyond rounding, and grossly); a model with
+  LayerNormalization is also run with the norm kept whole; next to it, the nodes npuready's
   ``nnapi-mirror`` target (an Android NPU driver's op list) leaves to the CPU;
 - compiled by Rockchip's RKNN-Toolkit2 for each listed platform from the float model (its own INT8
   quantisation on the same calibration sample): its per-layer NPU/CPU placement and cycle estimate
@@ -154,6 +156,9 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
                 "accuracy": {"float": round(float(np.mean(float_top1 == labels)), 6),
                              "htp": round(float(np.mean(htp_top1 == labels)), 6),
                              "cpu_qdq": round(float(np.mean(cpu_top1 == labels)), 6)}}
+            from npuready.vendor.qnn_divergence import divergence
+
+            out["qnn_htp"]["divergence"] = divergence(qdq, test.x[: int(p.get("divergence_images", 4))])
             if decomposed:  # the same calibration with LayerNormalization kept whole: HTP has a LayerNorm op
                 kept = quantize_model(graph.model, [calib[i:i + 1] for i in range(len(calib))],
                                       p.get("method", "minmax"))
@@ -164,7 +169,8 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
                 out["qnn_htp"]["layernorm_kept"] = {
                     "evidence": "measured (Qualcomm's HTP simulator for x86)", **krun.placement.to_dict(),
                     "top1_agreement_htp_vs_float": round(float(np.mean(k_top1 == float_top1)), 6),
-                    "accuracy_htp": round(float(np.mean(k_top1 == labels)), 6)}
+                    "accuracy_htp": round(float(np.mean(k_top1 == labels)), 6),
+                    "divergence": divergence(kept, test.x[: int(p.get("divergence_images", 4))])}
         else:
             out["qnn_htp"] = {"skipped": "Qualcomm's HTP backend not installed (make qnn-env)"}
     out["rknn"] = _rknn(ctx, path, calib, test, p.get("rknn_platforms", []), graph)
