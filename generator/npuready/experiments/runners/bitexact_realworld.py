@@ -13,8 +13,10 @@ yet in the repository is recorded as ``pending``, not run). ``images``, ``calibr
 LayerNormalization is decomposed before calibration (``engine.decompose_layernorm``: the int8 op sequence a
 converter emits), so a ViT's norms run on the integer engine and on LiteRT. Per model: tensors compared and
 mismatched (our engine vs LiteRT, end to end and op-local), NumPy ⇄ C++ per tensor, top-1 agreement and
-the float logit-margin statistics (``verify.margins``) of classifiers, wall time per stage. Unit of work:
-one model.
+the float logit-margin statistics (``verify.margins``) of classifiers, wall time per stage. With
+``vela_targets``, the same INT8 model written as TFLite (``npuready.tflite``, what ``npuready export`` ships) is
+compiled by Arm Vela for each Ethos-U mirror: whether it compiles, Vela's cycle estimate and the operators it
+left to the CPU (read from its optimised model, ``cost.vela_placement``). Unit of work: one model.
 """
 from __future__ import annotations
 
@@ -122,6 +124,39 @@ def _engines(graph, x, chunk: int = 25) -> tuple[dict, np.ndarray]:
     return counts, np.concatenate(outs)
 
 
+def _vela(qdq, targets: list[str]) -> dict[str, dict]:
+    """Compile the INT8 TFLite with Vela per Ethos-U mirror: cycles and CPU operators (Vela's own estimate)."""
+    import tempfile
+    from pathlib import Path
+
+    from npuready.cost import vela
+    from npuready.cost.vela_placement import placement
+    from npuready.errors import InputError
+    from npuready.targets import load_target
+    from npuready.tflite.export import export_int8_from_qdq
+
+    out: dict[str, dict] = {}
+    if not targets:
+        return out
+    with tempfile.TemporaryDirectory(prefix="npuready-vela-") as tmp:
+        tfl = Path(tmp) / "model_int8.tflite"
+        try:
+            tfl.write_bytes(export_int8_from_qdq(qdq))
+        except InputError as exc:
+            return {t: {"compiled": False, "reason": f"INT8 TFLite export: {exc}"} for t in targets}
+        for name in targets:
+            try:
+                _, summary = vela.compile_tflite(tfl, load_target(name), Path(tmp) / name)
+            except InputError as exc:
+                out[name] = {"compiled": False, "reason": str(exc)}
+                continue
+            npu, cpu = placement(Path(tmp) / name / "model_int8_vela.tflite")
+            out[name] = {"compiled": True, "evidence": "Vela's estimate (a model, not silicon)",
+                         "cycles_total": summary.get("cycles_total"), "npu_custom_operators": npu,
+                         "cpu_operators": [c.to_dict() for c in cpu]}
+    return out
+
+
 def run_task(ctx: RunContext, args: dict) -> dict:
     from importlib.metadata import version
 
@@ -184,6 +219,11 @@ def run_task(ctx: RunContext, args: dict) -> dict:
         "per_kind": per_kind,
         "cpp_vs_numpy": cpp,
     }
+    if p.get("vela_targets"):
+        ctx.tool("ethos-u-vela", version("ethos-u-vela"))
+        t3 = time.perf_counter()
+        out["vela"] = _vela(prep["qdq"], list(p["vela_targets"]))
+        ctx.timing(f"{entry['name']}.vela", time.perf_counter() - t3)
     if len(graph.outputs) == 1 and codes.reshape(len(x), -1).shape[1] > 1 and not entry.get("body_target"):
         f_out = run_float(prep["float"], x)
         logits = graph.dequantize(graph.outputs[0], codes)
@@ -212,7 +252,9 @@ def merge(ctx: RunContext, outputs: dict) -> dict:
                 "tensors_mismatched": v["tensors_mismatched"],
                 "elements_mismatched": v["elements_mismatched_propagated"],
                 "cpp_tensors_mismatched": v["cpp_vs_numpy"]["tensors_mismatched"],
-                "top1_agreement_integer_vs_float": v.get("margins", {}).get("agreement")} for k, v in ran.items()]
+                "top1_agreement_integer_vs_float": v.get("margins", {}).get("agreement"),
+                **{f"vela_cpu_operators_{t}": (len(r["cpu_operators"]) if r.get("compiled") else None)
+                   for t, r in v.get("vela", {}).items()}} for k, v in ran.items()]
     return {
         "setup": {"evidence": "measured", "image_size": ctx.params["image_size"], "images": ctx.params["images"],
                   "calibration_images": ctx.params["calibration_images"], "method": ctx.params.get("method", "minmax"),
@@ -227,6 +269,10 @@ def merge(ctx: RunContext, outputs: dict) -> dict:
                    "tensors_mismatched": sum(v["tensors_mismatched"] for v in ran.values()),
                    "elements_compared": sum(v["elements_compared"] for v in ran.values()),
                    "elements_mismatched": sum(v["elements_mismatched_propagated"] for v in ran.values()),
-                   "cpp_tensors_mismatched": sum(v["cpp_vs_numpy"]["tensors_mismatched"] for v in ran.values())},
+                   "cpp_tensors_mismatched": sum(v["cpp_vs_numpy"]["tensors_mismatched"] for v in ran.values()),
+                   "vela_compiled": sum(bool(r.get("compiled")) for v in ran.values() for r in v.get("vela", {}).values()),
+                   "vela_compiles": sum(len(v.get("vela", {})) for v in ran.values()),
+                   "vela_cpu_operators": sum(len(r.get("cpu_operators", [])) for v in ran.values()
+                                             for r in v.get("vela", {}).values())},
         "per_model": {"evidence": "measured", "models": dict(outputs)},
     }
