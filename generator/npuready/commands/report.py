@@ -45,6 +45,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", "-o", required=True, metavar="DIR", help="output folder (DIR/result.json, DIR/report.html)")
     p.add_argument("--no-inline", dest="inline", action="store_false",
                    help="write report.html plus DIR/assets/ (the site's layout) instead of one self-contained file")
+    p.add_argument("--model-explorer", action="store_true",
+                   help="also write DIR/model-explorer/<target>.{cycles,placement,findings}.json: node data that "
+                        "Google's Model Explorer loads as overlays on the same ONNX file")
     add_shape_args(p)
     p.set_defaults(func=run)
 
@@ -95,6 +98,12 @@ def run(args: argparse.Namespace) -> int:
                             task=args.task)
     result = build_report(request, progress=lambda msg: print(f"report: {printable(msg)}", file=sys.stderr))
     path = write_report(result, args.out, inline=args.inline)
+    if args.model_explorer:
+        from npuready.report.model_explorer import write_node_data
+
+        files = write_node_data(result, Path(args.out) / "model-explorer")
+        print(f"report: {len(files)} Model Explorer node-data files in {printable(str(files[0].parent))}"
+              if files else "report: no cost or lint stage ran, so no Model Explorer node data", file=sys.stderr)
     if (imported := result["model"].get("imported")) and imported["rewrites"]:
         print(f"report: {printable(imported['summary'])}", file=sys.stderr)
     checks = result["checks"]

@@ -75,6 +75,7 @@ def describe(graph: Graph) -> dict[str, Any]:
     return {
         "inputs": [{"name": i.name, "shape": _shape(graph, i.name), "dtype": i.dtype} for i in graph.inputs],
         "outputs": [{"name": o.name, "shape": _shape(graph, o.name), "dtype": o.dtype} for o in graph.outputs],
+        "name": graph.model.graph.name,
         "node_count": len(graph.nodes),
         "node_count_with_subgraphs": sum(1 for _ in graph.walk()),
         "op_types": dict(sorted(ops.items())),
