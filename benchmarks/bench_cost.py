@@ -49,5 +49,6 @@ def test_cost_vs_scalesim_speed(benchmark):
     ratio = scalesim_s / ours_s
     benchmark.extra_info.update({"layers": len(nodes), "scalesim_s": round(scalesim_s, 3),
                                  "ours_median_s": round(ours_s, 6), "speedup": round(ratio, 1), "goal": GOAL})
-    print(f"\ncost estimate {ours_s * 1e3:.2f} ms vs SCALE-Sim {scalesim_s:.2f} s on {len(nodes)} layers: {ratio:.0f}x faster (goal {GOAL:.0f}x)")
+    print(f"\ncost estimate {ours_s * 1e3:.2f} ms vs SCALE-Sim {scalesim_s:.2f} s on {len(nodes)} layers: "
+          f"{ratio:.0f}x faster (goal {GOAL:.0f}x)")
     assert ratio >= GOAL

@@ -116,7 +116,8 @@ def _lines(doc: dict) -> list[str]:
     for name, r in doc["models"].items():
         out.append(f"{name}: npuready cost {r['ours_cold']['wall_s']:.2f} s cold / {r['ours_warm']['wall_s']:.2f} s "
                    f"warm vs Vela {r['vela']['wall_s']:.2f} s: ratio {r['ours_over_vela']:.2f} (goal <= {GOAL}; "
-                   f"CPU {r['ours_over_vela_cpu']:.2f}); bare import onnx+numpy {r['import_onnx_numpy']['wall_s']:.2f} s")
+                   f"CPU {r['ours_over_vela_cpu']:.2f}); "
+                   f"bare import onnx+numpy {r['import_onnx_numpy']['wall_s']:.2f} s")
     return out
 
 

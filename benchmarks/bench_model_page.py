@@ -55,7 +55,8 @@ def test_graph_view_time_to_interactive(benchmark, swin_page):
         boxes = page.locator("g.gnode").count()
         browser.close()
     median = benchmark.stats.stats.median
-    benchmark.extra_info.update({"onnx_nodes": nodes, "boxes_drawn": boxes, "last_dom_content_loaded_ms": round(seen["dcl_ms"], 1),
+    benchmark.extra_info.update({"onnx_nodes": nodes, "boxes_drawn": boxes,
+                                 "last_dom_content_loaded_ms": round(seen["dcl_ms"], 1),
                                  "last_tti_ms": round(seen["tti_ms"], 1),
                                  "tti_over_dom_content_loaded": round(seen["tti_ms"] / seen["dcl_ms"], 2)})
     print(f"\n{LARGEST}: {nodes} ONNX nodes, {boxes} boxes drawn; time to interactive median {median:.3f} s "

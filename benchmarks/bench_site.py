@@ -37,7 +37,9 @@ CHART_VIEW = "integer"
 WATCH = """
 window.__t = {};
 new MutationObserver(() => {
-  if (document.documentElement.dataset.ready === '1' && !('ready' in window.__t)) { window.__t.ready = performance.now(); }
+  if (document.documentElement.dataset.ready === '1' && !('ready' in window.__t)) {
+    window.__t.ready = performance.now();
+  }
 }).observe(document, {attributes: true, subtree: true, attributeFilter: ['data-ready']});
 (function chart() {
   if (document.querySelector('.vega svg')) { window.__t.chart = performance.now(); return; }

@@ -10,8 +10,8 @@ experiment (a run cut short keeps what finished); ``docs/scaling.md`` renders it
 Takes long (every experiment twice); run it alone on an otherwise idle machine:
 ``python benchmarks/reproduce_all.py [--workers 2] [--out DIR] [--result PATH] [IDS...]``.
 A later run of a few experiments (``--result OTHER.json IDS``) is folded into the record with
-``python benchmarks/reproduce_all.py --merge OTHER.json [IDS...]``: its rows (or just those of IDS) replace those experiments' rows, and the record
-keeps every run's header (``npuready.experiments.reproduction``).
+``python benchmarks/reproduce_all.py --merge OTHER.json [IDS...]``: its rows (or just those of IDS) replace those
+experiments' rows, and the record keeps every run's header (``npuready.experiments.reproduction``).
 """
 from __future__ import annotations
 

@@ -20,7 +20,8 @@ def _model(path):
     y = helper.make_tensor_value_info("out" + HOSTILE, TensorProto.FLOAT, [1, 3, 8, 8])
     nodes = [helper.make_node("Softsign", ["in" + HOSTILE], ["mid" + HOSTILE], name="act" + HOSTILE),
              helper.make_node("Relu", ["mid" + HOSTILE], ["out" + HOSTILE], name="relu" + HOSTILE)]
-    m = helper.make_model(helper.make_graph(nodes, "g" + HOSTILE, [x], [y]), opset_imports=[helper.make_opsetid("", 17)])
+    m = helper.make_model(helper.make_graph(nodes, "g" + HOSTILE, [x], [y]),
+                          opset_imports=[helper.make_opsetid("", 17)])
     m.ir_version = 8
     onnx.save(m, path)
     return path

@@ -12,7 +12,8 @@ second = npuready.lint(model, target="edge-10")
 import npuready.lint.rules
 from npuready.lint.registry import RULES
 third = npuready.lint(model)
-print(type(npuready.lint).__name__, first.target, second.target, third.target, len(third.findings) == len(first.findings))
+print(type(npuready.lint).__name__, first.target, second.target, third.target,
+      len(third.findings) == len(first.findings))
 """
 
 

@@ -48,4 +48,5 @@ def test_table_drops_the_most_droppable_columns_first():
     assert lines == ["node                       more   cycles", "…ry/long/node/name/x          2        3"]
     lines, dropped = table(cols, [["n", "1", "2", "3"]], 80, indent="  ")
     assert dropped == []
-    assert lines == ["  node                      extra       more   cycles", "  n                             1          2        3"]
+    assert lines == ["  node                      extra       more   cycles",
+                     "  n                             1          2        3"]

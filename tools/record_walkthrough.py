@@ -10,10 +10,11 @@ recorded, never typed. Writes to ``--out``: ``walkthrough.mp4`` (H.264), ``walkt
 one cue per chapter), ``walkthrough.gif`` (captions burned in with ffmpeg's subtitles filter),
 ``scenes.json`` (chapters: start/end seconds, title, caption) and ``index.html`` (the video with its captions
 and chapter list). The tour takes 60-150 s on a quiet machine; a busy one stretches every step, and a tour
-longer than 150 s is played faster to fit (``speed`` in ``scenes.json``). The tour uses only stable handles of the page: the view tabs (``nav.tabs a[data-view]``),
-experiment panels (``[data-exp]``), numbers (``button.num`` resolved through ``npuready.ref``), the ``#rec-search`` box and
-``#exp=ID&path=POINTER`` deep links. Any console error, page error, failed request or non-local request aborts
-the recording (exit 1). Needs: playwright (pip), /usr/bin/chromium, ffmpeg.
+longer than 150 s is played faster to fit (``speed`` in ``scenes.json``). The tour uses only stable handles of the
+page: the view tabs (``nav.tabs a[data-view]``), experiment panels (``[data-exp]``), numbers (``button.num`` resolved
+through ``npuready.ref``), the ``#rec-search`` box and ``#exp=ID&path=POINTER`` deep links. Any console error,
+page error, failed request or non-local request aborts the recording (exit 1). Needs: playwright (pip),
+/usr/bin/chromium, ffmpeg.
 """
 from __future__ import annotations
 
@@ -348,7 +349,8 @@ src="{doc['captions']}" default></video>
 {items}
 </ol>
 <script>for (const a of document.querySelectorAll('a[data-start]')) a.addEventListener('click', (e) => {{
-  e.preventDefault(); const v = document.querySelector('video'); v.currentTime = +a.dataset.start; v.play(); }});</script>
+  e.preventDefault(); const v = document.querySelector('video');
+  v.currentTime = +a.dataset.start; v.play(); }});</script>
 </body></html>
 """
 
@@ -458,7 +460,8 @@ def _encode(webm: Path, lead: float, speed: float, out: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         palette = Path(tmp) / "palette.png"
         subprocess.run([*base, "-vf", f"{burn},palettegen=max_colors=96:stats_mode=diff", str(palette)], check=True)
-        subprocess.run([*base, "-i", str(palette), "-lavfi", f"{burn}[x];[x][1:v]paletteuse=dither=none:diff_mode=rectangle",
+        subprocess.run([*base, "-i", str(palette),
+                        "-lavfi", f"{burn}[x];[x][1:v]paletteuse=dither=none:diff_mode=rectangle",
                         "-loop", "0", str(out / "walkthrough.gif")], check=True)
     size = (out / "walkthrough.gif").stat().st_size
     if size > GIF_LIMIT:

@@ -36,7 +36,8 @@ def import_tool(name: str) -> types.ModuleType:
         return importlib.import_module(full)
     import onnxruntime
 
-    stand_in = types.ModuleType(_PARENT, "onnxruntime's tools package, loaded without its __init__ (npuready.ort_tools)")
+    stand_in = types.ModuleType(_PARENT,
+                                "onnxruntime's tools package, loaded without its __init__ (npuready.ort_tools)")
     stand_in.__path__ = [str(tools_dir())]
     stand_in.__package__ = _PARENT
     sys.modules[_PARENT] = stand_in

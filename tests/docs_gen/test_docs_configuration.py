@@ -15,4 +15,5 @@ def test_every_key_is_documented():
 def test_the_example_loads(tmp_path):
     (tmp_path / "pyproject.toml").write_text(EXAMPLE)
     cfg = load_config(tmp_path / "pyproject.toml")
-    assert (cfg.target, cfg.ignore, cfg.severity, len(cfg.waivers)) == ("edge-10", ("R004",), {"R007": Severity.WARN}, 1)
+    assert (cfg.target, cfg.ignore, cfg.severity, len(cfg.waivers)) == ("edge-10", ("R004",),
+                                                                        {"R007": Severity.WARN}, 1)

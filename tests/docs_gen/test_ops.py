@@ -22,4 +22,5 @@ def test_every_integer_kernel_has_its_cpp_twin():
 
 def test_page_names_its_evidence():
     text = render()
-    assert "not with NPU silicon" in text and "| `Resize` | `engine/ops/resize.py` | Resize, ResizeBilinear | double | yes |" in text
+    assert "not with NPU silicon" in text
+    assert "| `Resize` | `engine/ops/resize.py` | Resize, ResizeBilinear | double | yes |" in text

@@ -21,12 +21,14 @@ def build_repo_site(root: Path) -> Path:
 
 
 def results() -> dict[str, Any]:
-    return {p.parent.name: json.loads(p.read_text(encoding="utf-8")) for p in sorted((REPO / "experiments").glob("*/result.json"))}
+    return {p.parent.name: json.loads(p.read_text(encoding="utf-8"))
+            for p in sorted((REPO / "experiments").glob("*/result.json"))}
 
 
 def open_site(page: Any, site: Path, fragment: str = "") -> None:
     page.goto((site / "index.html").as_uri() + fragment)
-    page.wait_for_function("document.documentElement.dataset.tables === '1' && document.documentElement.dataset.search === '1'")
+    page.wait_for_function("document.documentElement.dataset.tables === '1' && "
+                           "document.documentElement.dataset.search === '1'")
 
 
 def show(page: Any, view: str) -> None:
@@ -37,4 +39,5 @@ def show(page: Any, view: str) -> None:
     else:
         page.evaluate("v => { location.hash = '#' + v; }", view)
     page.locator(f"#view-{view}").wait_for(state="visible")
-    page.wait_for_function("v => [...document.querySelectorAll('#view-' + v + ' table')].every(t => t.dataset.enhanced)", arg=view)
+    page.wait_for_function("v => [...document.querySelectorAll('#view-' + v + ' table')]"
+                           ".every(t => t.dataset.enhanced)", arg=view)

@@ -39,7 +39,8 @@ def violations(page) -> list[dict]:
     if not page.evaluate("!!window.axe"):
         page.evaluate(axe_source())  # evaluated by the test, not loaded by the page (its CSP stays as shipped)
     # the whole page without the hidden views (axe skips hidden content anyway, but walking it costs time)
-    result = page.evaluate("() => axe.run({include: [document], exclude: [...document.querySelectorAll('section.view[hidden]')]}, "
+    result = page.evaluate("() => axe.run({include: [document], "
+                           "exclude: [...document.querySelectorAll('section.view[hidden]')]}, "
                            "{resultTypes: ['violations']})")
     return [{"id": v["id"], "impact": v["impact"], "help": v["help"],
              "nodes": [n["target"] for n in v["nodes"]][:5], "count": len(v["nodes"])}

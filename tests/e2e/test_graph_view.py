@@ -236,8 +236,9 @@ def test_phone_puts_the_graph_above_the_panel_and_pinch_zooms(browser, tmp_path)
         k = scale()
         page.evaluate("""() => {
             const svg = document.querySelector('svg.graph-svg'), r = svg.getBoundingClientRect();
-            const ev = (type, id, x) => new PointerEvent(type, {pointerId: id, clientX: r.left + x, clientY: r.top + 100,
-                                                               bubbles: true, pointerType: 'touch'});
+            const ev = (type, id, x) => new PointerEvent(type, {pointerId: id, clientX: r.left + x,
+                                                               clientY: r.top + 100, bubbles: true,
+                                                               pointerType: 'touch'});
             svg.dispatchEvent(ev('pointerdown', 1, 100));
             svg.dispatchEvent(ev('pointerdown', 2, 150));
             window.dispatchEvent(ev('pointermove', 2, 200));  /* fingers 50 px apart, then 100 px */

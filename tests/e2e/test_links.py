@@ -104,18 +104,21 @@ def test_filters_live_in_the_url_and_come_back_with_it(page_and_watch, repo_site
     _open(page, (repo_site / "index.html").as_uri() + "#records")
     page.locator("#rec-search").fill("vela")
     page.locator("#rec-evidence").select_option("simulated")
+    # search.js debounces typing
     page.wait_for_function("() => npuready.getState().ev === 'simulated' && "
-                           "document.querySelector('details.record[data-exp=\"probes\"]').hidden")  # search.js debounces typing
+                           "document.querySelector('details.record[data-exp=\"probes\"]').hidden")
     assert page.evaluate("npuready.getState()") == {"view": "records", "q": "vela", "ev": "simulated"}
     shown = page.eval_on_selector_all("details.record", "ds => ds.filter(d => !d.hidden).map(d => d.dataset.exp)")
     assert "cost-vs-vela" in shown and "probes" not in shown
     url = page.url
     _open(page, (repo_site / "index.html").as_uri())
     _open(page, url)
+    # search.js debounces typing
     page.wait_for_function("() => npuready.getState().ev === 'simulated' && "
-                           "document.querySelector('details.record[data-exp=\"probes\"]').hidden")  # search.js debounces typing
+                           "document.querySelector('details.record[data-exp=\"probes\"]').hidden")
     assert page.locator("#rec-search").input_value() == "vela"
-    assert page.eval_on_selector_all("details.record", "ds => ds.filter(d => !d.hidden).map(d => d.dataset.exp)") == shown
+    assert page.eval_on_selector_all("details.record",
+                                     "ds => ds.filter(d => !d.hidden).map(d => d.dataset.exp)") == shown
     assert watch.errors == []
 
 
@@ -126,7 +129,8 @@ def test_api_loads_tabs_and_records_on_demand_only(page_and_watch, repo_site):
     page.add_init_script("document.addEventListener('npuready:view', e => window.seen(e.detail.view))")
     _open(page, (repo_site / "index.html").as_uri())
     loaded = [u.split("/site/")[1].split("?")[0] for u in watch.requests if "/site/" in u]
-    assert sorted(loaded) == sorted(["index.html", *(f"assets/{a}" for a in INDEX_ASSETS)])  # no tab, no result, no chart runtime
+    # no tab, no result, no chart runtime
+    assert sorted(loaded) == sorted(["index.html", *(f"assets/{a}" for a in INDEX_ASSETS)])
     assert events == ["findings"]
     record = page.evaluate("npuready.loadRecord('probes')")
     assert record == json.loads((REPO / "experiments" / "probes" / "result.json").read_text())

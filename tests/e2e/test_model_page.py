@@ -62,7 +62,8 @@ def test_yolov8n_node_click_fills_the_side_panel_which_follows_the_target(page_a
 
 def test_layer_table_sorts_links_to_the_graph_and_downloads_what_is_shown(page_and_watch, site):
     page, watch = page_and_watch
-    layers = json.loads((REPO / "experiments" / YOLO / "result.json").read_text())["results"]["cost"]["targets"]["edge-10"]["layers"]
+    result = json.loads((REPO / "experiments" / YOLO / "result.json").read_text())["results"]
+    layers = result["cost"]["targets"]["edge-10"]["layers"]
     _open(page, (site / "models" / f"{YOLO}.html").as_uri())
     shown = [r for r in layers if r["device"] != "folded"]  # folded nodes hidden by default
     assert page.locator("#layer-table tbody tr").count() == min(200, len(shown))
@@ -102,7 +103,8 @@ def test_standalone_report_page_opens_from_file(page_and_watch, tmp_path):
     page.select_option("#colour-select", "cycles")
     assert page.locator("#layer-table tbody tr").count() == sum(
         r["device"] != "folded" for r in result["cost"]["targets"]["ethos-u55-128"]["layers"])
-    assert watch.errors == [] and watch.network == [] and all(u.startswith(("file://", "blob:null/")) for u in watch.requests)
+    assert watch.errors == [] and watch.network == []
+    assert all(u.startswith(("file://", "blob:null/")) for u in watch.requests)
 
 
 def test_report_html_copied_alone_into_an_empty_folder_draws_the_graph(page_and_watch, tmp_path):
@@ -139,7 +141,8 @@ def test_cycles_heat_bins_by_quantile_with_its_legend_and_readable_text(page_and
     page.select_option("#colour-select", "cycles")
     assert page.is_visible("#heat-legend") and not page.is_visible("#placement-legend")
     boxes = page.eval_on_selector_all("g.gnode:not(.io)", """gs => gs.map(g => ({c: +g.dataset.cycles,
-        fill: getComputedStyle(g.querySelector('rect')).fill, text: getComputedStyle(g.querySelector('text')).fill}))""")
+        fill: getComputedStyle(g.querySelector('rect')).fill,
+        text: getComputedStyle(g.querySelector('text')).fill}))""")
     hot = sorted(b["c"] for b in boxes if b["c"] > 0)
     first = {}
     for i, c in enumerate(hot):
@@ -178,6 +181,6 @@ def test_panel_lists_a_nodes_findings_with_severity_and_rule_page(page_and_watch
         assert items.nth(k).locator("p.np-message").inner_text() == f["message"]
     items.first.locator("a.rule").click()
     page.wait_for_url(f"**/index.html#doc=rules/{mine[0]['rule']}")
-    page.wait_for_function("r => { const a = document.querySelector('article.doc[data-doc=\"rules/' + r + '\"]'); return a && !a.hidden; }",
-                           arg=mine[0]["rule"])
+    page.wait_for_function("r => { const a = document.querySelector('article.doc[data-doc=\"rules/' + r + '\"]'); "
+                           "return a && !a.hidden; }", arg=mine[0]["rule"])
     assert watch.errors == [] and watch.network == []

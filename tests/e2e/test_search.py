@@ -1,4 +1,5 @@
-"""Search over every stored value on the built site: by value, by name, matching paths open their JSON, state in the URL."""
+"""Search over every stored value on the built site: by value, by name, matching paths open their JSON, state in the
+URL."""
 from __future__ import annotations
 
 import json
@@ -35,8 +36,8 @@ def _hidden_number(site, stored):
     """A stored float that no view shows (neither as stored nor as formatted) and that occurs once in all results;
     taken from a record the page carries whole (not one of the heavy results it carries an excerpt of)."""
     pages = [site / "index.html", *sorted((site / "views").glob("*.js"))]  # views/: tabs loaded on demand, if any
-    shown = re.sub(r"<script\b[^>]*application/json.*?</script>", "", "".join(p.read_text(encoding="utf-8") for p in pages),
-                   flags=re.S)
+    shown = re.sub(r"<script\b[^>]*application/json.*?</script>", "",
+                   "".join(p.read_text(encoding="utf-8") for p in pages), flags=re.S)
     everything = json.dumps(stored)
     light = light_ids(load_experiments(REPO / "experiments"))
     for exp_id in sorted(set(stored) - light):
@@ -51,7 +52,9 @@ def _hidden_number(site, stored):
 def _search(page, query):
     page.locator("#rec-search").fill(query)
     page.wait_for_function("q => { const b = document.getElementById('search-results');"
-                           " return b && b.querySelector('.search-hits') && b.querySelector('.search-hits').getAttribute('aria-label') === 'records containing ' + q; }",
+                           " return b && b.querySelector('.search-hits') && "
+                           "b.querySelector('.search-hits').getAttribute('aria-label') === "
+                           "'records containing ' + q; }",
                            arg=query)
     return [li.get_attribute("data-exp") for li in page.locator(HITS).all()]
 
@@ -138,7 +141,8 @@ def test_a_hit_in_a_record_the_page_carries_only_in_part_leads_to_its_model_page
     hit.click()
     note = page.locator(f"{HITS} .search-text a")
     note.wait_for()
-    assert page.locator(f"{HITS} .search-text").first.inner_text().startswith("this page carries an excerpt of this record")
+    assert page.locator(f"{HITS} .search-text").first.inner_text().startswith(
+        "this page carries an excerpt of this record")
     assert not page.locator("dialog#raw").is_visible()
     note.click()
     page.wait_for_url("**/models/model-report-yolov8n.html#*")

@@ -42,7 +42,8 @@ def _check_drilldown(page, button, results) -> None:
     target = button.evaluate("b => npuready.ref(b)")
     exp, path = target["exp"], target["path"]
     value = pointer.resolve(results[exp], path)
-    assert button.inner_text().split("\u2009")[0] == format_number(value, pct=button.get_attribute("data-scale") == "100")
+    assert button.inner_text().split("\u2009")[0] == format_number(value,
+                                                                   pct=button.get_attribute("data-scale") == "100")
     button.click()
     dialog = page.locator("dialog#raw")
     dialog.wait_for(state="visible")
@@ -65,7 +66,8 @@ def test_every_view_shows_alone_without_errors_or_network(page_and_watch, repo_s
         hidden = [v for v in VIEWS if v != view and page.locator(f"#view-{v}").is_visible()]
         assert hidden == [], f"#{view}: other views visible {hidden}"
         assert page.locator(f'nav.tabs a[data-view="{view}"]').get_attribute("aria-current") == "page"
-        page.wait_for_function(f"[...document.querySelectorAll('#view-{view} .vega')].every(e => e.querySelector('svg'))")
+        page.wait_for_function(f"[...document.querySelectorAll('#view-{view} .vega')]"
+                               ".every(e => e.querySelector('svg'))")
     charts = page.locator(".vega")
     if site_name == "fixtures":
         # one chart per hand view that draws one; the real lint-corpus result in the fixture tree draws as
@@ -164,7 +166,8 @@ def test_records_search_and_filters(page_and_watch, fixture_site):
     page.locator("#rec-search").fill("")
     page.locator("#rec-evidence").select_option("simulated")
     results = _results(fixture_site / "experiments")
-    simulated = sorted(i for i, d in results.items() if any(s["evidence"] == "simulated" for s in d["results"].values()))
+    simulated = sorted(i for i, d in results.items()
+                       if any(s["evidence"] == "simulated" for s in d["results"].values()))
     assert len(simulated) >= 2
     shown(simulated)
     page.locator("#rec-view").select_option("models")

@@ -47,10 +47,12 @@ def test_the_long_lint_table_keeps_its_header_in_view_while_its_rows_scroll(page
     region.scroll_into_view_if_needed()
     region.evaluate("r => { r.scrollTop = 1500; }")
     page.wait_for_timeout(50)
-    state = region.evaluate("""r => { const th = r.querySelector('thead th'), box = r.getBoundingClientRect(), h = th.getBoundingClientRect();
+    state = region.evaluate("""r => { const th = r.querySelector('thead th'), box = r.getBoundingClientRect(),
+        h = th.getBoundingClientRect();
       const first = r.querySelector('tbody tr').getBoundingClientRect();
       const at = document.elementFromPoint(h.left + 4, h.top + h.height / 2);
-      return {scrolled: r.scrollTop, dy: Math.abs(h.top - box.top), hit: th.contains(at), firstGone: first.bottom < box.top}; }""")
+      return {scrolled: r.scrollTop, dy: Math.abs(h.top - box.top), hit: th.contains(at),
+              firstGone: first.bottom < box.top}; }""")
     assert state["scrolled"] >= 1000 and state["firstGone"]
     assert state["dy"] <= 1 and state["hit"]
     assert watch.errors == []

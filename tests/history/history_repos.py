@@ -45,7 +45,8 @@ def probes_repo(root: Path) -> tuple[Path, list[str]]:
 
     def probes(n: int, ok: int) -> dict:
         doc = result("probes", {})
-        doc["results"] = {"probes": {"evidence": "measured", "summary": {"probes": n, "accepted": ok, "failed": n - ok}}}
+        doc["results"] = {"probes": {"evidence": "measured",
+                                     "summary": {"probes": n, "accepted": ok, "failed": n - ok}}}
         return doc
 
     hashes = [

@@ -30,7 +30,8 @@ def test_reversed_order_negates_and_identical_trees_move_nothing(tmp_path):
     assert diff_revisions(repo, "HEAD", hashes[3]).moved() == []
 
 
-@pytest.mark.parametrize("rev,needle", [("nope", "REV_A 'nope': not a commit in"), ("-x", "REV_A '-x': not a git revision"),
+@pytest.mark.parametrize("rev,needle", [("nope", "REV_A 'nope': not a commit in"),
+                                        ("-x", "REV_A '-x': not a git revision"),
                                         ("HEAD~9", "REV_A 'HEAD~9': not a commit in")])
 def test_bad_revisions_are_input_errors_naming_the_revision(tmp_path, rev, needle):
     repo, _ = probes_repo(tmp_path)

@@ -29,10 +29,12 @@ def test_valid_manifest(tmp_path):
     ({"samples": []}, r"manifest\.json: samples: needs at least 1 entry, got 0"),
     ({"samples": [{"label": 1}]}, r"manifest\.json: samples\[0\]: 'file' is missing"),
     ({"samples": [{"file": 42}]}, r"manifest\.json: samples\[0\]\.file: expected a string, got 42"),
-    ({"samples": [{"file": "a.npy", "label": 2**63}]}, r"samples\[0\]\.label: 9223372036854775808 is outside the allowed range"),
+    ({"samples": [{"file": "a.npy", "label": 2**63}]},
+     r"samples\[0\]\.label: 9223372036854775808 is outside the allowed range"),
     ({"samples": [{"file": "a.npy", "label": -1}]}, r"samples\[0\]\.label: -1 is outside the allowed range"),
     ({"samples": [{"file": "a.npy"}, {"file": "../a.npy"}]}, r"samples\[1\]\.file: expected a path inside calib/"),
-    ({"samples": [{"file": "/etc/passwd"}]}, r"samples\[0\]\.file: expected a path inside calib/, got the absolute path"),
+    ({"samples": [{"file": "/etc/passwd"}]},
+     r"samples\[0\]\.file: expected a path inside calib/, got the absolute path"),
     ({"samples": [{"file": "missing.npy"}]}, r"samples\[0\]\.file: no such file"),
 ])
 def test_bad_manifests(tmp_path, doc, message):

@@ -14,7 +14,8 @@ DOC = {
             {"model": "vit", "target": "a", "before": 0.88, "after": None, "recovered": None},
             {"model": "vit", "target": "b", "before": 0.8808, "after": 0.8683, "recovered": 0.8678}]},
         "ptq": {"evidence": "measured", "rows": [
-            {"method": "minmax", "model": "m1", "drop_pp": 0.1}, {"method": "entropy", "model": "m1", "drop_pp": 34.7}]},
+            {"method": "minmax", "model": "m1", "drop_pp": 0.1},
+            {"method": "entropy", "model": "m1", "drop_pp": 34.7}]},
         "ladder": {"evidence": "measured", "rows": [
             {"op": "Conv", "propagated": 0.0, "local": None}, {"op": "Relu", "propagated": 0.25, "local": None}]},
         "vs": {"evidence": "reference", "layer_goal": 0.01, "models": [
@@ -59,7 +60,8 @@ def test_stages_draw_only_rows_with_every_stage_on_a_stated_domain(fig):
 
 
 def test_stages_without_a_domain_start_at_zero(fig):
-    s = spec(charts.stages_chart(fig, "x", "/results/swap/rows", ["model"], [("before", "b"), ("after", "a")], "t", "v"))
+    s = spec(charts.stages_chart(fig, "x", "/results/swap/rows", ["model"], [("before", "b"), ("after", "a")],
+                                 "t", "v"))
     assert s["encoding"]["y"]["scale"] == {"zero": True}
     assert s["encoding"]["y"]["title"] == "v"
 

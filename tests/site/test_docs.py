@@ -25,8 +25,8 @@ def test_wide_tables_scroll_in_a_keyboard_focusable_region():
 
 
 def test_contents_list_sections_and_subsections_with_deep_links():
-    page = render_doc(Doc(name="guide", text="# Guide\n\nSee [below](#how-to-fix).\n\n## Why\n\ntext\n\n### How to fix\n\n"
-                                             "#### Detail\n\n## Limits\n"))
+    page = render_doc(Doc(name="guide", text="# Guide\n\nSee [below](#how-to-fix).\n\n## Why\n\ntext\n\n"
+                                             "### How to fix\n\n#### Detail\n\n## Limits\n"))
     assert page.toc == (TocEntry(1, "doc-guide-why", "Why"), TocEntry(2, "doc-guide-how-to-fix", "How to fix"),
                         TocEntry(1, "doc-guide-limits", "Limits"))
     assert page.link("doc-guide-why") == "#doc=guide&h=doc-guide-why"

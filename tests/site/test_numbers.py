@@ -84,7 +84,8 @@ def test_prose_corpus_keeps_each_number_one_chip(sentence, chips):
     shown = re.findall(r'<button class="raw" data-n="0">([^<]*)</button>', html)
     assert shown == chips
     tokens = [m.group(0) for m in PROSE_NUMBER.finditer(sentence)]
-    assert [format_number(float(t.replace(",", "")) if any(c in t for c in ".eE") else int(t.replace(",", ""))) for t in tokens] == chips
+    assert [format_number(float(t.replace(",", "")) if any(c in t for c in ".eE") else int(t.replace(",", "")))
+            for t in tokens] == chips
     text = re.sub(r"<[^>]+>", "", html)  # nothing of the sentence is lost or split
     for token, chip in zip(tokens, chips):
         text = text.replace(chip, token, 1)

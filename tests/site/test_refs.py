@@ -8,7 +8,8 @@ def test_localize_renumbers_the_used_references_in_sorted_order():
     html = '<button class="num" data-n="2">1</button><button class="raw" data-n="0">r</button><b data-n="2">1</b>'
     local, used = localize(html, TABLE)
     assert used == [("b-exp", "/results/rows/1/cycles"), ("b-exp", "/results/rows/10/cycles")]
-    assert local == '<button class="num" data-n="0">1</button><button class="raw" data-n="1">r</button><b data-n="0">1</b>'
+    assert local == ('<button class="num" data-n="0">1</button><button class="raw" data-n="1">r</button>'
+                     '<b data-n="0">1</b>')
 
 
 def test_pack_stores_what_a_pointer_does_not_share_with_the_one_before():

@@ -1,5 +1,4 @@
 import json
-import shutil
 
 import pytest
 
@@ -24,7 +23,8 @@ def test_every_number_button_shows_the_json_value_at_its_path(fixture_tree):
         value = pointer.resolve(docs[b["data-exp"]], b["data-path"])
         expected = format_number(value, pct=b.get("data-scale") == "100")
         assert b["text"].split("\u2009")[0] == expected, (b, value)
-    assert {b["data-exp"] for b in page.nums} == {"lint-corpus", "toy-models", "toy-cost", "xss-probe", "cost-per-target"}
+    assert {b["data-exp"] for b in page.nums} == {"lint-corpus", "toy-models", "toy-cost", "xss-probe",
+                                                  "cost-per-target"}
     assert tree.is_dir()
 
 
@@ -127,6 +127,7 @@ def test_hand_view_picks_rows_by_stored_values(fixture_tree):
     html = build.page
     # fastest/slowest per model are chosen among stored rows (selection, no arithmetic)
     assert ('<b>toy-vit</b>: fastest on <code>edge-10</code>\n'
-            '<button class="num" data-exp="cost-per-target" data-path="/results/costs/rows/3/cycles">700</button>') in html
+            '<button class="num" data-exp="cost-per-target" data-path="/results/costs/rows/3/cycles">700</button>'
+            ) in html
     assert 'data-path="/results/costs/rows/2/cycles">9,000</button>&nbsp;cycles.' in html
     assert html.count('class="chart-spec" data-target="chart-cost-per-target-') == 1

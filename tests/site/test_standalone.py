@@ -26,7 +26,8 @@ def test_default_page_is_one_file_with_everything_inlined():
     assert f"<style>{asset('site.css').decode()}</style>" in page
     inline = re.findall(r"<script>(.*?)</script>", page, re.S)
     assert inline == [asset(n).decode() for n in PAGE_SCRIPTS]
-    assert re.search(r'<script type="text/plain" id="dagre-src">(.*?)</script>', page, re.S).group(1) == asset(DAGRE).decode()
+    dagre = re.search(r'<script type="text/plain" id="dagre-src">(.*?)</script>', page, re.S)
+    assert dagre.group(1) == asset(DAGRE).decode()
     csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page).group(1)
     script_src = next(d for d in csp.split("; ") if d.startswith("script-src "))
     assert script_src == "script-src " + " ".join(csp_hash(s) for s in inline) + " 'unsafe-eval' blob:"
@@ -62,5 +63,5 @@ def test_write_standalone_writes_beside_the_json(tmp_path):
     assert page == tmp_path / "out" / "report.html"
     assert [p.name for p in (tmp_path / "out").rglob("*")] == ["report.html"]
     write_standalone(REPORT, tmp_path / "site", inline=False)
-    assert sorted(p.relative_to(tmp_path / "site").as_posix() for p in (tmp_path / "site").rglob("*") if p.is_file()) == sorted(
-        ["report.html", *(f"assets/{n}" for n in PAGE_ASSETS)])
+    written = sorted(p.relative_to(tmp_path / "site").as_posix() for p in (tmp_path / "site").rglob("*") if p.is_file())
+    assert written == sorted(["report.html", *(f"assets/{n}" for n in PAGE_ASSETS)])

@@ -5,7 +5,8 @@ from npuready.site.tabs import FIRST, TABS, Tab
 
 
 def test_tabs_are_in_order_and_the_first_is_the_findings():
-    assert list(TABS) == ["findings", "models", "npu", "integer", "reports", "records", "history", "docs"] and FIRST == "findings"
+    assert list(TABS) == ["findings", "models", "npu", "integer", "reports", "records", "history", "docs"]
+    assert FIRST == "findings"
     assert all(t.template.startswith("sections/") for t in TABS.values())
 
 

@@ -24,4 +24,5 @@ def test_templates_type_no_numbers():
 
 
 def test_the_scan_sees_a_typed_number():
-    assert typed_numbers("<p>max error {{ fig.num(E.id, '/x') }} is 0.08% over 12 layers, top-1 ok</p>") == ["0.08%", "12"]
+    assert typed_numbers("<p>max error {{ fig.num(E.id, '/x') }} is 0.08% over 12 layers, top-1 ok</p>") == [
+        "0.08%", "12"]

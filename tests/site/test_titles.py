@@ -38,8 +38,8 @@ def test_an_unknown_key_is_humanised_and_reported():
 
 
 def test_header_shows_title_and_unit_and_keeps_the_stored_key_on_hover():
-    assert str(header("latency_s")) == ('<span class="col" data-key="latency_s" title="stored as latency_s">Latency</span>'
-                                        ' <span class="unit">(s)</span>')
+    assert str(header("latency_s")) == ('<span class="col" data-key="latency_s" title="stored as latency_s">'
+                                        'Latency</span> <span class="unit">(s)</span>')
     assert str(header("model")) == '<span class="col" data-key="model" title="stored as model">Model</span>'
 
 

@@ -31,7 +31,8 @@ def test_parity_ladder_shows_each_rung_and_the_output_mismatch_as_percent():
     _, build = _build()
     html = build.page
     base = "/results/toy-cnn/methods/percentile"
-    assert f'<button class="num" data-exp="parity-ladder" data-path="{base}/output_code_mismatch" data-scale="100">50.0%</button>' in html
+    assert (f'<button class="num" data-exp="parity-ladder" data-path="{base}/output_code_mismatch" '
+            'data-scale="100">50.0%</button>') in html
     assert f'data-path="{base}/accuracy_integer">0.87</button>' in html
     assert "made-up line &lt;b&gt;one&lt;/b&gt;" in html
     # ladder per-tensor, PTQ recipes, activation-swap stages, pruning, cost-per-target cycles
@@ -93,13 +94,16 @@ def test_pruning_headline_states_the_finding_in_a_few_sentences():
     assert "most pruned variants keep" in card
     # the most telling variant: the largest excess of cycles kept over MACs kept on a target it was planned for
     # (uniform on edge-10: 75% vs 25%), labelled simulated
-    assert (f'<i>uniform</i> on <code>edge-10</code> keeps {_num("pruning", f"{r}/0/per_target/edge-10/cycles_fraction", "75.0%", pct=True)}'
-            f' of the cycles\nfor {_num("pruning", f"{r}/0/per_target/edge-10/macs_fraction", "25.0%", pct=True)} of the MACs '
+    assert ('<i>uniform</i> on <code>edge-10</code> keeps '
+            f'{_num("pruning", f"{r}/0/per_target/edge-10/cycles_fraction", "75.0%", pct=True)}'
+            f' of the cycles\nfor {_num("pruning", f"{r}/0/per_target/edge-10/macs_fraction", "25.0%", pct=True)} '
+            'of the MACs '
             '<span class="ev ev-simulated"') in card
     # cost-greedy below uniform on tiny-1 only (0.75 < 0.8125; 0.84375 is not), with that pair as the example
     assert "lower top-1 than uniform</span>\non some of the models and targets" in card
     assert (f'<b>toy-cnn</b> on <code>tiny-1</code>: {_num("pruning", f"{r}/2/accuracy_after_recovery", "0.75")} '
-            f'<span class="worse" title="below uniform">▼</span>\nvs uniform {_num("pruning", f"{r}/0/accuracy_after_recovery", "0.8125")} '
+            '<span class="worse" title="below uniform">▼</span>\n'
+            f'vs uniform {_num("pruning", f"{r}/0/accuracy_after_recovery", "0.8125")} '
             '<span class="ev ev-measured"') in card
     # no table, no exceptions list: those open the panel
     assert "<table" not in card and "<li" not in card
@@ -119,7 +123,8 @@ def test_pruning_panel_opens_with_the_kept_shares_table():
             f'<td>{_num("pruning", f"{r}/0/accuracy_after_recovery", "0.8125")}</td>') in table
     table = table[:table.index("</table>")]
     assert table.count('<span class="worse" title="below uniform">') == 1
-    assert f'{_num("pruning", f"{r}/2/accuracy_after_recovery", "0.75")} <span class="worse" title="below uniform">' in table
+    assert (f'{_num("pruning", f"{r}/2/accuracy_after_recovery", "0.75")} '
+            '<span class="worse" title="below uniform">') in table
     # off-target rows (array_aligned planned for tiny-1, on edge-10) stay out of the compact table
     assert f"{r}/1/per_target/edge-10/" not in table
     # the two exceptions and the variant that removed nothing are named under the table
@@ -138,8 +143,8 @@ def test_pruning_body_has_unpruned_rows_and_a_chart_of_stored_fractions():
     points = [p for data in spec["datasets"].values() for p in data if "criterion" in p]
     rows = exps["pruning"].doc["results"]["toy-cnn"]["rows"]
     assert len(points) == 2 * len(rows)
-    stored = {(r["criterion"], r["planned_for"] or "any target", f"toy-cnn @ {t}"): (k["macs_fraction"], k["cycles_fraction"])
-              for r in rows for t, k in r["per_target"].items()}
+    stored = {(r["criterion"], r["planned_for"] or "any target", f"toy-cnn @ {t}"):
+              (k["macs_fraction"], k["cycles_fraction"]) for r in rows for t, k in r["per_target"].items()}
     assert {(p["criterion"], p["planned for"], p["model @ target"]): (p["x"], p["y"]) for p in points} == stored
 
 
@@ -155,9 +160,10 @@ def test_intake_headline_gives_the_counts_and_one_picked_result():
     assert (f'integer top-1 {_num("intake", f"{a}/0/integer_accuracy", "0.8625")} → '
             f'{_num("intake", f"{a}/2/integer_accuracy", "0.8")} <span class="ev ev-measured"') in card
     # the only what-if belongs to the applied model, so it joins that sentence; its id opens the prescription record
-    assert ('what-if of <button class="raw" data-exp="intake" data-path="/results/prescriptions/rows/1">swap-activation</button> '
-            '<span class="ev ev-simulated"') in card
-    prose = '<span class="prose-num"><button class="raw" data-exp="intake" data-path="/results/prescriptions/rows/1/expected">{}</button></span>'
+    assert ('what-if of <button class="raw" data-exp="intake" data-path="/results/prescriptions/rows/1">'
+            'swap-activation</button> <span class="ev ev-simulated"') in card
+    prose = ('<span class="prose-num"><button class="raw" data-exp="intake" '
+             'data-path="/results/prescriptions/rows/1/expected">{}</button></span>')
     assert f"NPU segments {prose.format(5)} → {prose.format(2)} (made up)" in card
     # the per-model entries are in the panel, not on the card
     assert "<li" not in card and "Prescribed:" not in card
@@ -177,11 +183,13 @@ def test_intake_panel_opens_with_found_prescribed_and_effect_per_model():
             '<span class="dim">(advised against)</span>.') in entries
     # what-if: the first simulated prescription, labelled with its own basis
     assert 'What-if of <code>swap-activation</code> <span class="ev ev-simulated"' in entries
-    prose = '<span class="prose-num"><button class="raw" data-exp="intake" data-path="/results/prescriptions/rows/1/expected">{}</button></span>'
+    prose = ('<span class="prose-num"><button class="raw" data-exp="intake" '
+             'data-path="/results/prescriptions/rows/1/expected">{}</button></span>')
     assert f"NPU segments {prose.format(5)} → {prose.format(2)} (made up)" in entries
     # applied: first → last stage, cost simulated, accuracy measured
     assert f'cycles {_num("intake", f"{c}/0/cycles", "9,000")} → {_num("intake", f"{c}/2/cycles", "6,000")}' in entries
-    assert f'integer {_num("intake", f"{a}/0/integer_accuracy", "0.8625")} → {_num("intake", f"{a}/2/integer_accuracy", "0.8")}' in entries
+    assert (f'integer {_num("intake", f"{a}/0/integer_accuracy", "0.8625")} → '
+            f'{_num("intake", f"{a}/2/integer_accuracy", "0.8")}') in entries
     # the user's own ONNX: a stored null cost is left out, not shown as a number; names are escaped
     assert "<b>example:&lt;toy&gt;</b>" in entries
     assert f"{d}/1/cycles" not in entries
@@ -210,8 +218,9 @@ def test_intake_headline_names_the_most_fragmented_what_if_not_applied(tmp_path)
     for name, segments in (("own:small", 3), ("own:big", 7)):
         res["diagnoses"]["rows"].append({**res["diagnoses"]["rows"][1], "model": name, "npu_segments": segments,
                                          "verdict": "fragmented", "cycles": 100 * segments})
-        res["prescriptions"]["rows"].append({"automatic": True, "basis": "simulated", "expected": f"made-up {name} effect",
-                                             "id": "replace-norm", "model": name, "order": 1, "recommended": True,
+        res["prescriptions"]["rows"].append({"automatic": True, "basis": "simulated",
+                                             "expected": f"made-up {name} effect", "id": "replace-norm", "model": name,
+                                             "order": 1, "recommended": True,
                                              "target": "edge-10", "title": "made-up replace-norm"})
     path.write_text(json.dumps(doc), encoding="utf-8")
     exps = load_experiments(tmp_path)
@@ -236,13 +245,15 @@ def test_partitions_headline_states_the_finding_in_a_few_sentences():
             f'{_num("partitions", f"{x}/3/transfer_bytes_per_inference", "9,000")} bytes CPU↔NPU per inference '
             '<span class="ev ev-measured"') in card
     # the real model's most fragmented plan (tiny-1: 9 segments), then the recomposition check
-    assert (f'The real model <b>toy-real</b> on <code>tiny-1</code>:\nfragmented, {_num("partitions", f"{r}/1/npu_segments", "9")} '
-            f'NPU segment(s),\n{_num("partitions", f"{r}/1/transfer_bytes_per_inference", "900,000")} bytes CPU↔NPU per '
+    assert ('The real model <b>toy-real</b> on <code>tiny-1</code>:\n'
+            f'fragmented, {_num("partitions", f"{r}/1/npu_segments", "9")} NPU segment(s),\n'
+            f'{_num("partitions", f"{r}/1/transfer_bytes_per_inference", "900,000")} bytes CPU↔NPU per '
             'inference <span class="ev ev-measured"') in card
     assert (f'within {_num("partitions", "/results/recomposition/limit", "1.000e-05")}:\nall parts '
             '<button class="raw" data-exp="partitions" data-path="/results/recomposition/all_within_limit">') in card
     assert "not an NPU compiler&#39;s partition." in card
-    # no per-model list: the plans open the panel; toy-cnn's fragmented plan on tiny-1 (not the first target) is not named
+    # no per-model list: the plans open the panel; toy-cnn's fragmented plan on tiny-1 (not the first target) is not
+    # named
     assert "<ul" not in card and "<li" not in card
     assert f"{x}/0/" not in card and f"{x}/5/" not in card and f"{r}/0/" not in card
     assert len(scan(card).nums) == 5
@@ -256,8 +267,10 @@ def test_partitions_panel_opens_with_the_plan_of_each_model():
     plans = panel[panel.index('<ul class="tight plans">'):panel.index("</ul>")]
     # each example model's first row, then every real-model row, as on the card before
     assert plans.count("<li>") == 6
-    assert (f'<li><b>toy-cnn</b> on <code>edge-10</code>:\none-body, {_num("partitions", f"{x}/0/npu_segments", "1")} NPU segment(s),\n'
-            f'{_num("partitions", f"{x}/0/transfer_bytes_per_inference", "4,096")} bytes CPU↔NPU per inference</li>') in plans
+    assert ('<li><b>toy-cnn</b> on <code>edge-10</code>:\n'
+            f'one-body, {_num("partitions", f"{x}/0/npu_segments", "1")} NPU segment(s),\n'
+            f'{_num("partitions", f"{x}/0/transfer_bytes_per_inference", "4,096")} bytes CPU↔NPU per inference</li>'
+            ) in plans
     assert f"{x}/4/npu_segments" in plans and f"{r}/0/npu_segments" in plans and f"{r}/1/npu_segments" in plans
     assert f"{x}/1/" not in plans and f"{x}/5/" not in plans
 
@@ -273,7 +286,8 @@ def test_cost_per_target_headline_names_the_usual_targets_and_the_widest_spread(
             f'(<code>pcie-8</code>, {_num("cost-per-target", f"{c}/8/cycles", "12,000")}&nbsp;cycles).') in card
     # widest spread by stored cycles: toy-vit (700 → 9,000), not toy-det with the most cycles
     assert (f'Widest spread: <b>toy-vit</b>, {_num("cost-per-target", f"{c}/4/cycles", "700")}&nbsp;cycles on\n'
-            f'<code>edge-10</code> vs {_num("cost-per-target", f"{c}/3/cycles", "9,000")} on <code>tiny-1</code>.') in card
+            f'<code>edge-10</code> vs {_num("cost-per-target", f"{c}/3/cycles", "9,000")} on <code>tiny-1</code>.'
+            ) in card
     # the per-model list opens the panel
     assert "<ul" not in card and "<li" not in card and "<b>toy-cnn</b>" not in card
     assert len(scan(card).nums) == 3
@@ -283,11 +297,14 @@ def test_cost_per_target_panel_opens_with_fastest_and_slowest_per_model():
     _, build = _build()
     panel = _panel(build.page, "cost-per-target")
     c = "/results/costs/rows"
-    assert panel.index('<ul class="tight per-model">') < panel.index('<p class="summary">') < panel.index('class="chart"')
+    assert (panel.index('<ul class="tight per-model">') < panel.index('<p class="summary">')
+            < panel.index('class="chart"'))
     listing = panel[panel.index('<ul class="tight per-model">'):panel.index("</ul>")]
     assert listing.count("<li>") == 3
-    assert (f'<li><b>toy-cnn</b>: fastest on <code>edge-10</code>\n{_num("cost-per-target", f"{c}/1/cycles", "5,000")}&nbsp;cycles, '
-            f'slowest on <code>tiny-1</code>\n{_num("cost-per-target", f"{c}/0/cycles", "8,000")}&nbsp;cycles.</li>') in listing
+    assert ('<li><b>toy-cnn</b>: fastest on <code>edge-10</code>\n'
+            f'{_num("cost-per-target", f"{c}/1/cycles", "5,000")}&nbsp;cycles, '
+            'slowest on <code>tiny-1</code>\n'
+            f'{_num("cost-per-target", f"{c}/0/cycles", "8,000")}&nbsp;cycles.</li>') in listing
     assert f'slowest on <code>pcie-8</code>\n{_num("cost-per-target", f"{c}/8/cycles", "12,000")}' in listing
 
 

@@ -97,7 +97,8 @@ def test_bad_limits_are_one_clear_error(tmp_path):
 
 
 @pytest.mark.parametrize("old, new, message", [
-    ('LayerNormalization = "native"', 'LayerNormalization = "sometimes"', r"\[norms\] LayerNormalization = 'sometimes'"),
+    ('LayerNormalization = "native"', 'LayerNormalization = "sometimes"',
+     r"\[norms\] LayerNormalization = 'sometimes'"),
     ('LayerNormalization = "native"', 'LayerNorm = "native"', r"\[norms\] key 'LayerNorm' is unknown"),
     ('cubic = "host"', 'cubic = "host"\nscales = [2, 0]', r"\[resize\] scales must be a list of positive integers"),
     ('cubic = "host"', 'cubic = "host"\ncoordinate_transforms = ["diagonal"]', r"\[resize\] coordinate_transforms"),
@@ -125,8 +126,8 @@ def test_every_hand_written_target_declares_norms_and_resize_with_sources():
 # the builtins it is lowered to)
 TFLITE_ACTIVATION = {"Relu": "RELU", "Clip": "RELU6", "LeakyRelu": "LEAKY_RELU", "PRelu": "PRELU",
                      "HardSwish": "HARD_SWISH", "Sigmoid": "LOGISTIC", "Tanh": "TANH", "Softmax": "SOFTMAX",
-                     "Exp": "EXP", "Gelu": "GELU", "Elu": "ELU", "HardSigmoid": ("ADD", "MUL"), "Erf": None, "Selu": None,
-                     "Softplus": None, "Mish": None}
+                     "Exp": "EXP", "Gelu": "GELU", "Elu": "ELU", "HardSigmoid": ("ADD", "MUL"), "Erf": None,
+                     "Selu": None, "Softplus": None, "Mish": None}
 
 
 @pytest.mark.parametrize("name", ["ethos-u55-128", "ethos-u65-256"])

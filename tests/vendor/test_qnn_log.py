@@ -1,4 +1,5 @@
-"""Parsing onnxruntime's verbose QNN log (lines captured from onnxruntime-qnn 2.7.0 on a Conv → Erf → Relu QDQ model)."""
+"""Parsing onnxruntime's verbose QNN log (lines captured from onnxruntime-qnn 2.7.0 on a Conv → Erf → Relu QDQ
+model)."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -57,7 +57,8 @@ def render(result: dict[str, Any] | None = None) -> str:
     task_s = sum(v for k, v in (result.get("timing") or {}).items() if k.endswith(".total"))
     lines = [INTRO.format(result=RESULT_PATH), "## Totals", "",
              *md_table(["models run", "tensors compared", "tensors mismatched vs LiteRT", "codes compared",
-                        "codes mismatched", "C++ ⇄ NumPy tensors mismatched", "pending", "task time (s, summed over tasks)"],
+                        "codes mismatched", "C++ ⇄ NumPy tensors mismatched", "pending",
+                        "task time (s, summed over tasks)"],
                        [[md_cell(t["models_ran"]), md_cell(t["tensors_compared"]), md_cell(t["tensors_mismatched"]),
                          md_cell(t["elements_compared"]), md_cell(t["elements_mismatched"]),
                          md_cell(t["cpp_tensors_mismatched"]), md_cell(t["models_pending"]),

@@ -222,7 +222,8 @@ def render_markdown(result: dict[str, Any]) -> str:
         "",
         "- **channel block**: Vela's IFM block holds 32 int8 channels and a kernel step takes 4 cycles per "
         "micro-block even when the block is partly empty, so shallow layers (16 channels) cost more than MACs/128.",
-        "- **part-kernel**: for very shallow inputs (the RGB first layer) the engine packs 4 kernel elements per step instead.",
+        "- **part-kernel**: for very shallow inputs (the RGB first layer) the engine packs 4 kernel elements per step "
+        "instead.",
         "- **weight-load floor**: each (kernel step, channel block) loads weights in at least " + floors + ", which "
         "bounds layers with few output pixels — Vela lowers MEAN (our GlobalAveragePool) to a DepthwiseConv2D "
         "plus a Mul (see the `vela_ops` of those rows in result.json), so global pooling is weight-load bound, "
@@ -240,7 +241,8 @@ def render_markdown(result: dict[str, Any]) -> str:
         "Probes: one MaxPool/AveragePool between two 1x1 convs (so it reads and writes intermediate tensors), "
         "compiled by Vela; only the pooling row is compared. They set the mirrors' `pool_ops_per_cycle`.",
         "",
-        "| op | channels | input | kernel | stride | target | output elements | ours | Vela | Vela cycles/output | ratio |",
+        "| op | channels | input | kernel | stride | target | output elements | ours | Vela | Vela cycles/output "
+        "| ratio |",
         "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|",
     ]
     for p in result["results"].get("pool_probes", {}).get("rows", []):
@@ -253,7 +255,8 @@ def render_markdown(result: dict[str, Any]) -> str:
         "mirror does not model. Pooling rows of the example models (global average pooling is lowered by Vela "
         "to DepthwiseConv2D + Mul and costed by the weight-load floor):",
         "",
-        "| model | target | tensor | Vela ops | output elements | ours cycles/elem | Vela cycles/elem | ratio | our bound |",
+        "| model | target | tensor | Vela ops | output elements | ours cycles/elem | Vela cycles/elem | ratio "
+        "| our bound |",
         "|---|---|---|---|---:|---:|---:|---:|---|",
     ]
     lines += _pooling_rows(models)

@@ -17,7 +17,8 @@ def _type(spec: dict[str, Any]) -> str:
         n = spec.get("minItems"), spec.get("maxItems")
         count = f"{n[0]}" if n[0] is not None and n[0] == n[1] else f"{n[0] or 0}–{n[1]:,}" if n[1] else ""
         text = f"list of {count + ' ' if count else ''}{_type(spec['items'])}"
-    bounds = [f"≥ {spec['minimum']}" if "minimum" in spec else "", f"> {spec['exclusiveMinimum']}" if "exclusiveMinimum" in spec else "",
+    bounds = [f"≥ {spec['minimum']}" if "minimum" in spec else "",
+              f"> {spec['exclusiveMinimum']}" if "exclusiveMinimum" in spec else "",
               f"≤ {spec['maximum']:,}" if "maximum" in spec else ""]
     bounds = [b for b in bounds if b]
     return text + (f" ({', '.join(bounds)})" if bounds else "")
@@ -28,7 +29,8 @@ def _rows(schema: dict[str, Any], prefix: str = "") -> list[str]:
     required = set(schema.get("required", []))
     for name, spec in schema.get("properties", {}).items():
         key = f"{prefix}{name}"
-        rows.append(f"| `{key}` | {_type(spec)} | {'yes' if name in required else 'no'} | {spec.get('description', '')} |")
+        rows.append(f"| `{key}` | {_type(spec)} | {'yes' if name in required else 'no'} "
+                    f"| {spec.get('description', '')} |")
         items = spec.get("items")
         if isinstance(items, dict) and items.get("type") == "object":
             rows += _rows(items, f"{key}[].")

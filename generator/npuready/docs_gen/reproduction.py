@@ -83,9 +83,11 @@ def section(doc: dict[str, Any] | None, declared: list[str]) -> str:
     w = doc["workers"]
     table = "\n".join(
         f"| `{r['experiment']}` | {r.get('tasks', '-')} | {r.get('mode', '-')} | {_t(r['serial_wall_s'])} | "
-        f"{_t(r['wall_s'])} | {r['serial_wall_s'] / r['wall_s']:.2f}x | {'serial' if r.get('serial_first') else 'workers'} | "
+        f"{_t(r['wall_s'])} | {r['serial_wall_s'] / r['wall_s']:.2f}x | "
+        f"{'serial' if r.get('serial_first') else 'workers'} | "
         f"{r['load_1min_before']} -> {r['load_1min_after']} | "
-        f"{_verdict(r['serial'])} | {_verdict(r)} | {'identical' if r.get('serial_vs_workers_identical') else 'differ'} |" for r in rows)
+        f"{_verdict(r['serial'])} | {_verdict(r)} | "
+        f"{'identical' if r.get('serial_vs_workers_identical') else 'differ'} |" for r in rows)
     serial = sum(r["serial_wall_s"] for r in rows)
     here = sum(r["wall_s"] for r in rows)
     same = sum(bool(r.get("identical")) for r in rows)
@@ -105,6 +107,8 @@ def section(doc: dict[str, Any] | None, declared: list[str]) -> str:
     runs_text = (": " + _run_text(headers[0], True) if len(headers) == 1 else
                  f" in {len(headers)} runs (a later run replaced the rows of the experiments it ran): "
                  + "; ".join(_run_text(h, False) for h in headers))
+    head = (f"| experiment | tasks | ran as | serial | {w} workers | speed-up | first | load (1 min) "
+            "| serial vs committed | workers vs committed | serial vs workers |")
     return f"""## Reproducing every committed result
 
 <!-- generated from {RESULT} (benchmarks/reproduce_all.py); do not edit -->
@@ -117,7 +121,7 @@ the committed one and the two runs with each other, apart from the timing block 
 (`npuready.experiments.compare`; a difference is named by its first JSON pointer). **Measured** on this machine
 ({m['cpus']} CPUs){runs_text}. {stopped}
 
-| experiment | tasks | ran as | serial | {w} workers | speed-up | first | load (1 min) | serial vs committed | workers vs committed | serial vs workers |
+{head}
 |---|---|---|---|---|---|---|---|---|---|---|
 {table}
 

@@ -13,10 +13,12 @@ from onnx import helper
 from npuready.lint.rule import Rule, Severity
 
 EXAMPLE_TARGET = "edge-10"
-_SEVERITY_TEXT = {Severity.ERROR: "ERROR - blocks deployment (exit code 1)", Severity.WARN: "WARN - recorded only, never blocks",
+_SEVERITY_TEXT = {Severity.ERROR: "ERROR - blocks deployment (exit code 1)",
+                  Severity.WARN: "WARN - recorded only, never blocks",
                   Severity.INFO: "INFO - recorded only: the target runs it natively"}
-PROFILE_NOTE = ("Two severity profiles (`npuready lint --profile`, `lint(..., profile=)`): **target** (the default) takes "
-                "each finding's severity from what the target declares it runs - ERROR only for what it cannot run, "
+PROFILE_NOTE = ("Two severity profiles (`npuready lint --profile`, `lint(..., profile=)`): **target** (the default) "
+                "takes each finding's severity from what the target declares it runs - "
+                "ERROR only for what it cannot run, "
                 "INFO (runs natively) or WARN (runs through a lowering or an extra vector pass) otherwise, and the "
                 "message says how. It is the default because a deployment is compiled for one target: blocking an op "
                 "that target runs would block a model that deploys. **portable** keeps the strict portability rules "
@@ -50,10 +52,12 @@ def node_list(model: onnx.ModelProto) -> list[str]:
     inits = {t.name: t for t in g.initializer}
     lines = [f"input  {vi.name}: {_shape(vi)}" for vi in g.input if vi.name not in inits]
     for n in g.node:
-        args = ", ".join(i if i not in inits else f"{i}<{'x'.join(map(str, inits[i].dims)) or 'scalar'}>" for i in n.input)
+        args = ", ".join(i if i not in inits else f"{i}<{'x'.join(map(str, inits[i].dims)) or 'scalar'}>"
+                         for i in n.input)
         domain = f"{n.domain}::" if n.domain else ""
         attrs = " ".join(_attr(a) for a in n.attribute)
-        lines.append(f"node   {n.name}: {domain}{n.op_type}({args}) -> {', '.join(n.output)}" + (f"  {attrs}" if attrs else ""))
+        lines.append(f"node   {n.name}: {domain}{n.op_type}({args}) -> {', '.join(n.output)}"
+                     + (f"  {attrs}" if attrs else ""))
     lines += [f"output {vi.name}: {_shape(vi)}" for vi in g.output]
     return lines
 

@@ -43,12 +43,15 @@ def _target_section(t: Target) -> list[str]:
         ("DRAM / off-chip bandwidth", f"{_fmt(t.dram_gbps)} GB/s"), ("weights stream from", t.weight_memory),
         ("DRAM latency", f"{t.dram_latency_cycles} cycles"), ("vector lanes", t.vector_lanes),
         ("depthwise engine", "yes" if t.depthwise_engine else "no"),
-        ("output stage", f"{_fmt(t.output_elems_per_cycle)} elements/cycle" if t.output_elems_per_cycle else "inside the array formula"),
-        ("elementwise", f"{_fmt(t.elementwise_elems_per_cycle)} elements/cycle" if t.elementwise_elems_per_cycle else "vector lanes"),
+        ("output stage", f"{_fmt(t.output_elems_per_cycle)} elements/cycle" if t.output_elems_per_cycle
+         else "inside the array formula"),
+        ("elementwise", f"{_fmt(t.elementwise_elems_per_cycle)} elements/cycle" if t.elementwise_elems_per_cycle
+         else "vector lanes"),
         ("channel block", t.channel_block or "dot width"), ("part-kernel step", t.part_kernel_step or "none"),
         ("weight load floor", f"{t.weight_load_cycles} cycles"),
         ("global pooling lowered to depthwise", "yes" if t.global_pool_as_depthwise else "no"),
-        ("pooling rate", f"{_fmt(t.pool_ops_per_cycle)} kernel-element ops/cycle" if t.pool_ops_per_cycle else "vector lanes"),
+        ("pooling rate", f"{_fmt(t.pool_ops_per_cycle)} kernel-element ops/cycle" if t.pool_ops_per_cycle
+         else "vector lanes"),
         ("host", f"{_fmt(t.host_gflops)} GFLOP/s, link {_fmt(t.host_link_gbps)} GB/s"),
     ]
     lines += ["| field | value |", "|---|---|"] + [f"| {k} | {_cell(v)} |" for k, v in fields]
@@ -56,18 +59,22 @@ def _target_section(t: Target) -> list[str]:
     for op, mode in sorted(t.activations.items()):
         modes.setdefault(mode, []).append(op)
     lines += ["", "Activations: " + "; ".join(f"**{m}**: {', '.join(ops)}" for m, ops in sorted(modes.items())) + "."]
-    lines += ["", "Supported ops (read by lint and the partition planner): " + ", ".join(f"`{o}`" for o in sorted(t.supported_ops)) + "."]
+    lines += ["", "Supported ops (read by lint and the partition planner): "
+              + ", ".join(f"`{o}`" for o in sorted(t.supported_ops)) + "."]
     lines += ["", "Normalisation: " + ", ".join(f"{op} **{t.norm_mode(op)}**" for op in NORM_OPS)
               + (f" (limit: normalised axis <= {t.norm_axis_max})" if t.norm_axis_max else "") + "."]
     rz = t.resize
     limits = [f"scales {'/'.join(f'{s}x' for s in rz.scales)}" if rz.scales else "",
-              f"half-pixel linear only {'/'.join(f'{s}x' for s in rz.half_pixel_scales)}" if rz.half_pixel_scales else "",
-              f"coordinate transforms {', '.join(sorted(rz.coordinate_transforms))}" if rz.coordinate_transforms else ""]
+              f"half-pixel linear only {'/'.join(f'{s}x' for s in rz.half_pixel_scales)}" if rz.half_pixel_scales
+              else "",
+              f"coordinate transforms {', '.join(sorted(rz.coordinate_transforms))}" if rz.coordinate_transforms
+              else ""]
     lines += ["", "Resize: " + ", ".join(f"{m} **{rz.mode(m)}**" for m in INTERPOLATIONS)
               + (f" ({'; '.join(x for x in limits if x)})" if any(limits) else "") + "."]
     lines += ["", *_severity_table(t)]
     lines += ["", "Energy: " + ", ".join(f"{k} = {_fmt(v)}" for k, v in sorted(t.energy.items())) + "."]
-    lines += ["", "Where each number comes from:", ""] + [f"- **{k}**: {_cell(v)}" for k, v in sorted(t.sources.items())]
+    lines += ["", "Where each number comes from:", ""] + [f"- **{k}**: {_cell(v)}"
+                                                          for k, v in sorted(t.sources.items())]
     return lines + [""]
 
 
@@ -101,7 +108,8 @@ def render_targets_md() -> str:
         "(`npuready.targets.support`, `npuready.lint.policy`); these declarations are data about the targets, "
         "not measurements of NPU silicon.",
         "",
-        "| target | kind | MAC engine | cores | clock MHz | MACs/cycle | peak TOPS | SRAM | off-chip | vector lanes | depthwise engine |",
+        "| target | kind | MAC engine | cores | clock MHz | MACs/cycle | peak TOPS | SRAM | off-chip | vector lanes "
+        "| depthwise engine |",
         "|---|---|---|---:|---:|---:|---:|---|---|---:|---|",
     ]
     lines += [_summary_row(t) for t in targets] + [""]

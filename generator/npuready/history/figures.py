@@ -38,10 +38,13 @@ def _row(**fields: str) -> str:
 
 KEY_FIGURES: dict[str, tuple[KeyFigure, ...]] = {
     "activation-swap": (
-        _f("vit_tiny on edge-10-nolut: top-1 before swap", "/results/accuracy/rows/" + _row(model="vit_tiny", target="edge-10-nolut") + "/accuracy_before", "accuracy"),
-        _f("vit_tiny on edge-10-nolut: top-1 after swap", "/results/accuracy/rows/" + _row(model="vit_tiny", target="edge-10-nolut") + "/accuracy_after_swap", "accuracy"),
-        _f("vit_tiny on edge-10-nolut: top-1 after recovery", "/results/accuracy/rows/" + _row(model="vit_tiny", target="edge-10-nolut")
-           + "/accuracy_after_recovery",
+        _f("vit_tiny on edge-10-nolut: top-1 before swap",
+           "/results/accuracy/rows/" + _row(model="vit_tiny", target="edge-10-nolut") + "/accuracy_before", "accuracy"),
+        _f("vit_tiny on edge-10-nolut: top-1 after swap",
+           "/results/accuracy/rows/" + _row(model="vit_tiny", target="edge-10-nolut") + "/accuracy_after_swap",
+           "accuracy"),
+        _f("vit_tiny on edge-10-nolut: top-1 after recovery",
+           "/results/accuracy/rows/" + _row(model="vit_tiny", target="edge-10-nolut") + "/accuracy_after_recovery",
            "accuracy"),
     ),
     "bitexact-litert": tuple(
@@ -58,10 +61,12 @@ KEY_FIGURES: dict[str, tuple[KeyFigure, ...]] = {
     ),
     "cost-per-target": (
         _f("resnet20 on edge-10: cycles", _CPT + _row(model="resnet20", target="edge-10") + "/cycles", "cycles"),
-        _f("resnet20 on ethos-u55-128: cycles", _CPT + _row(model="resnet20", target="ethos-u55-128") + "/cycles", "cycles"),
+        _f("resnet20 on ethos-u55-128: cycles",
+           _CPT + _row(model="resnet20", target="ethos-u55-128") + "/cycles", "cycles"),
         _f("mobilenetv2 on edge-10: cycles", _CPT + _row(model="mobilenetv2", target="edge-10") + "/cycles", "cycles"),
         _f("vit_tiny on edge-10: cycles", _CPT + _row(model="vit_tiny", target="edge-10") + "/cycles", "cycles"),
-        _f("vit_tiny on edge-10-nolut: cycles", _CPT + _row(model="vit_tiny", target="edge-10-nolut") + "/cycles", "cycles"),
+        _f("vit_tiny on edge-10-nolut: cycles",
+           _CPT + _row(model="vit_tiny", target="edge-10-nolut") + "/cycles", "cycles"),
     ),
     "trained-thirdparty": (
         _f("models quantised", "/results/summary/quantised", "count"),
@@ -149,11 +154,16 @@ KEY_FIGURES: dict[str, tuple[KeyFigure, ...]] = {
         _f("mobilenetv2 on edge-10: baseline cycles", "/results/mobilenetv2_baseline_cost/edge-10/cycles", "cycles"),
     ),
     "ptq-methods": (
-        _f("resnet20 minmax: INT8 top-1", _PTQ + _row(model="resnet20", method="minmax", weights="per-channel") + "/int8_accuracy", "accuracy"),
-        _f("resnet20 entropy: INT8 top-1", _PTQ + _row(model="resnet20", method="entropy", weights="per-channel") + "/int8_accuracy", "accuracy"),
-        _f("resnet20 QAT: INT8 top-1", _PTQ + _row(model="resnet20", method="qat", weights="per-channel") + "/int8_accuracy", "accuracy"),
-        _f("mobilenetv2 minmax: INT8 top-1", _PTQ + _row(model="mobilenetv2", method="minmax", weights="per-channel") + "/int8_accuracy", "accuracy"),
-        _f("mobilenetv2 entropy: INT8 top-1", _PTQ + _row(model="mobilenetv2", method="entropy", weights="per-channel") + "/int8_accuracy", "accuracy"),
+        _f("resnet20 minmax: INT8 top-1",
+           _PTQ + _row(model="resnet20", method="minmax", weights="per-channel") + "/int8_accuracy", "accuracy"),
+        _f("resnet20 entropy: INT8 top-1",
+           _PTQ + _row(model="resnet20", method="entropy", weights="per-channel") + "/int8_accuracy", "accuracy"),
+        _f("resnet20 QAT: INT8 top-1",
+           _PTQ + _row(model="resnet20", method="qat", weights="per-channel") + "/int8_accuracy", "accuracy"),
+        _f("mobilenetv2 minmax: INT8 top-1",
+           _PTQ + _row(model="mobilenetv2", method="minmax", weights="per-channel") + "/int8_accuracy", "accuracy"),
+        _f("mobilenetv2 entropy: INT8 top-1",
+           _PTQ + _row(model="mobilenetv2", method="entropy", weights="per-channel") + "/int8_accuracy", "accuracy"),
     ),
     "realworld-corpus": (
         _f("all sanity checks pass", "/results/summary/all_checks_ok", "verdict"),
@@ -164,7 +174,8 @@ KEY_FIGURES: dict[str, tuple[KeyFigure, ...]] = {
         _f("mobilenetv2: test top-1 (ONNX)", _ZOO + _row(model="mobilenetv2") + "/onnx_accuracy", "accuracy"),
         _f("vit_tiny: test top-1 (ONNX)", _ZOO + _row(model="vit_tiny") + "/onnx_accuracy", "accuracy"),
         _f("detector: mAP@0.5 (ONNX)", "/results/detector/rows/" + _row(model="detector") + "/onnx_map50", "accuracy"),
-        _f("detector meets its target", "/results/detector/rows/" + _row(model="detector") + "/meets_target", "verdict"),
+        _f("detector meets its target",
+           "/results/detector/rows/" + _row(model="detector") + "/meets_target", "verdict"),
     ),
 }
 

@@ -96,7 +96,8 @@ class GitRepo:
         for record in filter(None, out.split("\x01")):
             sha, date, rest = record.split("\x00", 2)
             subject, _, names = rest.partition("\x00")  # -z: "subject NUL [LF name NUL ...]"
-            found.append((Commit(sha.strip(), date, subject), frozenset(filter(None, names.lstrip("\n").split("\x00")))))
+            found.append((Commit(sha.strip(), date, subject),
+                          frozenset(filter(None, names.lstrip("\n").split("\x00")))))
         return found
 
     def log_one(self, rev: str) -> Commit:

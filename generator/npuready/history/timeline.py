@@ -6,8 +6,9 @@ at a commit is exactly what that commit stored (side branches included, in topol
 result files are read once. An experiment "changed" at a commit when that commit
 changed its result file against its first parent (for a merge: what the merge brought in); merges that
 changed no result are left out. A result file a commit stored but that cannot be read (invalid or too deeply
-nested JSON, too large) counts as absent at that commit and is listed under ``skipped`` with the reason. The site's History view reads this document (it recomputes nothing); when the
-history cannot be read the document says why (``available: false``) and the view shows that sentence.
+nested JSON, too large) counts as absent at that commit and is listed under ``skipped`` with the reason. The
+site's History view reads this document (it recomputes nothing); when the history cannot be read the document
+says why (``available: false``) and the view shows that sentence.
 """
 from __future__ import annotations
 

@@ -72,7 +72,8 @@ def _fold(g, bn, producer, f, shift, inits, prods, taken) -> str | None:
     if b0.size != c:
         return f"bias has {b0.size} values, BatchNormalization {c}"
     new_w = numpy_helper.from_array(w2.astype(w.dtype), fresh(taken, f"{producer.input[1]}_bnfold"))
-    new_b = numpy_helper.from_array((b0 * f + shift).astype(w.dtype), fresh(taken, f"{producer.name or op}_bias_bnfold"))
+    new_b = numpy_helper.from_array((b0 * f + shift).astype(w.dtype),
+                                    fresh(taken, f"{producer.name or op}_bias_bnfold"))
     g.initializer.extend([new_w, new_b])
     old = [v for v in producer.input[1:3] if v]
     producer.input[1] = new_w.name

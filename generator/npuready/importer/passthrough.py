@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import onnx
 
-from npuready.importer.edit import consumers, constant, drop_unused_constants, drop_value_info, initializers, producers, remove_nodes, rename_value
+from npuready.importer.edit import (consumers, constant, drop_unused_constants, drop_value_info, initializers,
+                                   producers, remove_nodes, rename_value)
 from npuready.importer.record import Rewrite
 
 _KIND = {"Identity": "identity-removed", "Dropout": "dropout-removed"}

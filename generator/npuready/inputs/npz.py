@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import os
 import zipfile
-from pathlib import Path
 
 import numpy as np
 
@@ -34,9 +33,11 @@ def read_npz(path: "str | os.PathLike", required: tuple[str, ...] = (), optional
                 info = members[key]
                 where = f"{label}: '{key}'"
                 if info.file_size > budget_bytes or (
-                        info.file_size > (1 << 20) and info.file_size > budget.MAX_ZIP_RATIO * max(info.compress_size, 1)):
+                        info.file_size > (1 << 20)
+                        and info.file_size > budget.MAX_ZIP_RATIO * max(info.compress_size, 1)):
                     raise InputError(f"{where} unpacks to {info.file_size:,} bytes from {info.compress_size:,} "
-                                     f"(budget {budget_bytes:,} bytes, ratio ≤ {budget.MAX_ZIP_RATIO}); refusing to unpack")
+                                     f"(budget {budget_bytes:,} bytes, ratio ≤ {budget.MAX_ZIP_RATIO}); "
+                                     "refusing to unpack")
                 total += info.file_size
                 if total > budget_bytes:
                     raise InputError(f"{label}: members unpack to more than the {budget_bytes:,}-byte budget")
@@ -47,7 +48,8 @@ def read_npz(path: "str | os.PathLike", required: tuple[str, ...] = (), optional
                     try:
                         x = np.lib.format.read_array(f, allow_pickle=False)
                     except (ValueError, EOFError, OSError) as exc:
-                        raise InputError(f"{where}: not a readable array ({' '.join(str(exc).split())[:160]})") from None
+                        raise InputError(f"{where}: not a readable array "
+                                         f"({' '.join(str(exc).split())[:160]})") from None
                 out[key] = check_values(x, where, finite=key in finite)
     except zipfile.BadZipFile as exc:
         raise InputError(f"{label}: corrupt .npz archive ({exc})") from None

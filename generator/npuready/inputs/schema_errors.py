@@ -23,7 +23,8 @@ def _expected(error) -> str:
     if error.validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
         return f"{error.instance!r} is outside the allowed range ({error.validator} {error.validator_value})"
     if error.validator == "minItems":
-        return f"needs at least {error.validator_value} entr{'y' if error.validator_value == 1 else 'ies'}, got {len(error.instance)}"
+        return (f"needs at least {error.validator_value} entr{'y' if error.validator_value == 1 else 'ies'}, "
+                f"got {len(error.instance)}")
     if error.validator == "maxItems":
         return f"has {len(error.instance):,} entries, above the limit of {error.validator_value:,}"
     if error.validator == "enum":

@@ -31,8 +31,9 @@ def single(op: str, attrs: dict[str, Any] | None = None, extra: Sequence[tuple[s
     node = helper.make_node(op, inputs, outputs, name=op.lower(), **(attrs or {}))
     inits = [ex.const(n, a) for n, a in extra if n]
     out_types = out_dtypes or [dtype] * n_outputs
-    m = ex.model([node], [ex.value("x", list(shape), dtype)], [ex.value(o, None, t) for o, t in zip(outputs, out_types)],
-                 inits, name=name or f"probe_{op.lower()}", opset=opset)
+    m = ex.model([node], [ex.value("x", list(shape), dtype)],
+                 [ex.value(o, None, t) for o, t in zip(outputs, out_types)], inits,
+                 name=name or f"probe_{op.lower()}", opset=opset)
     return finish(m)
 
 

@@ -27,7 +27,8 @@ def _conv(kernel: int, group: int = 1, dims: int = 2, transpose: bool = False):
 
 def _pool(op: str, dims: int, **attrs):
     shape = (1, C, 4, 8, 8) if dims == 3 else X_SHAPE
-    return single(op, {"kernel_shape": [2] * dims, "strides": [2] * dims, **attrs}, shape=shape, name=f"probe_{op}{dims}d")
+    return single(op, {"kernel_shape": [2] * dims, "strides": [2] * dims, **attrs}, shape=shape,
+                  name=f"probe_{op}{dims}d")
 
 
 def _norm(op: str, opset: int = ex.OPSET, **attrs):
@@ -42,11 +43,13 @@ def _norm(op: str, opset: int = ex.OPSET, **attrs):
 
 
 def _resize(mode: str):
-    return single("Resize", {"mode": mode}, extra=[("", None), ("scales", f32(1, 1, 2, 2))], name=f"probe_resize_{mode}")
+    return single("Resize", {"mode": mode}, extra=[("", None), ("scales", f32(1, 1, 2, 2))],
+                  name=f"probe_resize_{mode}")
 
 
 def _topk():
-    return single("TopK", {"axis": 1}, extra=[("k", i64(5))], n_outputs=2, out_dtypes=[TensorProto.FLOAT, TensorProto.INT64])
+    return single("TopK", {"axis": 1}, extra=[("k", i64(5))], n_outputs=2,
+                  out_dtypes=[TensorProto.FLOAT, TensorProto.INT64])
 
 
 def _nms():
@@ -78,7 +81,8 @@ def _p(name: str, ops: tuple[str, ...], description: str, build) -> Probe:
 OP_PROBES: tuple[Probe, ...] = (
     _p("Conv2d_3x3", ("Conv",), "3x3 convolution, 16->16 channels", lambda: _conv(3)),
     _p("DepthwiseConv2d_3x3", ("Conv",), "depthwise 3x3 convolution (group = channels)", lambda: _conv(3, group=C)),
-    _p("ConvTranspose2d_2x2", ("ConvTranspose",), "2x2 stride-2 transposed convolution", lambda: _conv(2, transpose=True)),
+    _p("ConvTranspose2d_2x2", ("ConvTranspose",), "2x2 stride-2 transposed convolution",
+       lambda: _conv(2, transpose=True)),
     _p("Conv3d_3x3x3", ("Conv",), "3D convolution (R003)", lambda: _conv(3, dims=3)),
     _p("MaxPool2d", ("MaxPool",), "2x2 max pooling", lambda: _pool("MaxPool", 2)),
     _p("AveragePool2d", ("AveragePool",), "2x2 average pooling", lambda: _pool("AveragePool", 2)),
@@ -94,7 +98,8 @@ OP_PROBES: tuple[Probe, ...] = (
     _p("BatchNormalization", ("BatchNormalization",), "inference-mode batch norm", lambda: _norm("BatchNormalization")),
     _p("LayerNormalization", ("LayerNormalization",), "layer norm over the last axis (R006)",
        lambda: _norm("LayerNormalization", axis=-1)),
-    _p("InstanceNormalization", ("InstanceNormalization",), "instance norm (R006)", lambda: _norm("InstanceNormalization")),
+    _p("InstanceNormalization", ("InstanceNormalization",), "instance norm (R006)",
+       lambda: _norm("InstanceNormalization")),
     _p("GroupNormalization", ("GroupNormalization",), "group norm, 4 groups (R006)",
        lambda: _norm("GroupNormalization", opset=21, num_groups=4)),
     _p("LpNormalization", ("LpNormalization",), "L2 normalisation over channels (R006)",
@@ -112,7 +117,8 @@ OP_PROBES: tuple[Probe, ...] = (
     _p("Compress", ("Compress",), "keep positive elements (R002)", _compress),
     _p("Range_runtime", ("Range",), "Range with a limit computed at run time (R002)", _range),
     _p("Concat", ("Concat",), "concatenate with itself over channels",
-       lambda: chain([helper.make_node("Concat", ["x", "x"], ["y"], name="concat", axis=1)], X_SHAPE, name="probe_concat")),
+       lambda: chain([helper.make_node("Concat", ["x", "x"], ["y"], name="concat", axis=1)], X_SHAPE,
+                     name="probe_concat")),
     _p("Reshape_Transpose", ("Reshape", "Transpose"), "channel shuffle: reshape, transpose, reshape",
        lambda: chain([helper.make_node("Reshape", ["x", "s1"], ["r"], name="reshape1"),
                       helper.make_node("Transpose", ["r"], ["t"], name="transpose", perm=[0, 2, 1, 3, 4]),

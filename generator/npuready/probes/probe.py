@@ -40,5 +40,6 @@ class ProbeResult:
         return {
             "name": self.name, "group": self.group, "op_types": list(self.op_types), "description": self.description,
             "opset": self.opset, "accepted": self.accepted, "stage": self.stage, "error": self.error,
-            "input_shapes": [list(s) for s in self.input_shapes], "output_shapes": [list(s) for s in self.output_shapes],
+            "input_shapes": [list(s) for s in self.input_shapes],
+            "output_shapes": [list(s) for s in self.output_shapes],
         }

@@ -33,7 +33,8 @@ def render(table: dict[str, Any], source: str = STORED) -> str:
         "",
         f"> **{table['basis']}**",
         "",
-        f"Generated from {source}; probes defined in `generator/npuready/probes/`; run with onnxruntime {rt['onnxruntime']} "
+        f"Generated from {source}; probes defined in `generator/npuready/probes/`; "
+        f"run with onnxruntime {rt['onnxruntime']} "
         f"({rt['provider']}) and onnx {rt['onnx']}; do not edit by hand. Evidence: {table['evidence']} "
         "(each probe graph was built in code, given to onnxruntime, and run once on seeded random input).",
         "",
@@ -54,7 +55,8 @@ def render(table: dict[str, Any], source: str = STORED) -> str:
         for r in rows:
             verdict = "accepted" if r["accepted"] else f"failed ({r['stage']})"
             err = r["error"].replace("|", "\\|") or "-"
-            lines.append(f"| {r['name']} | {', '.join(r['op_types'])} | {r['description']} | {r['opset']} | {verdict} | "
+            lines.append(f"| {r['name']} | {', '.join(r['op_types'])} | {r['description']} | {r['opset']} "
+                         f"| {verdict} | "
                          f"{_shapes(r['input_shapes'])} | {_shapes(r['output_shapes'])} | {err} |")
         lines.append("")
     return "\n".join(lines)

@@ -84,7 +84,8 @@ def grouped_bar_chart(fig: Figures, exp_id: str, path: str, value: str, category
     """Horizontal bars of ``value`` per ``category``, one bar per ``group`` side by side (rows at ``path``).
     Bars start at zero; ``log`` draws points on a log axis instead (a log axis has no zero, so no bars)."""
     rows = fig.value(exp_id, path)
-    if not isinstance(rows, list) or not rows or any(not isinstance(r, dict) or not all(k in r for k in (value, category, group)) for r in rows):
+    if not isinstance(rows, list) or not rows or any(
+            not isinstance(r, dict) or not all(k in r for k in (value, category, group)) for r in rows):
         raise MissingSource(f"site: chart '{title}' needs records with {value}, {category}, {group} at {exp_id}:{path}")
     frame = pd.DataFrame([{category: r[category], group: r[group], value: r[value]} for r in rows])
     scale = alt.Scale(type="log") if log else zero_scale()
@@ -167,7 +168,8 @@ def band_strip_chart(fig: Figures, exp_id: str, path: str, items: str, value: st
     line = alt.Chart(pd.DataFrame({value: [centre]})).mark_rule(color="#999", strokeDash=[4, 4]).encode(
         x=alt.X(value, type="quantitative", scale=scale))
     ticks = alt.Chart(frame).mark_tick(thickness=2, opacity=0.6).encode(
-        x=alt.X(value, type="quantitative", scale=scale, title=f"{x_title} (axis {low:g}–{high:g}: {centre:g} ± {band:g})"),
+        x=alt.X(value, type="quantitative", scale=scale,
+                title=f"{x_title} (axis {low:g}–{high:g}: {centre:g} ± {band:g})"),
         y=alt.Y("row", type="nominal", sort=None, title=None, axis=category_axis()),
         tooltip=[alt.Tooltip("row", type="nominal"), alt.Tooltip(value, type="quantitative")])
     chart = alt.layer(line, ticks).properties(width="container", height=16 * frame["row"].nunique() + 20)
@@ -211,7 +213,8 @@ def scatter_chart(fig: Figures, exp_id: str, path: str, points: list[Point], col
     dots = alt.Chart(frame).mark_point(filled=True, size=80, opacity=0.85).encode(
         x=alt.X("x", type="quantitative", title=x_title, axis=alt.Axis(format=fmt), scale=zero_scale()),
         y=alt.Y("y", type="quantitative", title=y_title, axis=alt.Axis(format=fmt), scale=zero_scale()),
-        color=alt.Color(color, type="nominal", **legend(color)), shape=alt.Shape(shape, type="nominal", **legend(shape)),
+        color=alt.Color(color, type="nominal", **legend(color)),
+        shape=alt.Shape(shape, type="nominal", **legend(shape)),
         tooltip=tips)
     chart: Any = dots
     if diagonal:

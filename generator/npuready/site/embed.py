@@ -13,7 +13,8 @@ _UNSAFE = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", 
 
 
 def script_json(value: Any, indent: int | None = None) -> str:
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True, indent=indent, separators=(",", ":") if indent is None else None)
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, indent=indent,
+                      separators=(",", ":") if indent is None else None)
     for raw, safe in _UNSAFE.items():
         text = text.replace(raw, safe)
     return text

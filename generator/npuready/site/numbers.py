@@ -82,7 +82,7 @@ class Figures:
                                 f"(found {json.dumps(value)[:60]})")
         self.emitted.append((exp_id, path))
         shown = format_number(value, pct=pct, digits=digits) + (f"\u2009{unit}" if unit else "")
-        attrs = f' data-scale="100"' if pct else ""
+        attrs = ' data-scale="100"' if pct else ""
         return Markup('<button class="num" data-n="{n}"{a}>{v}</button>').format(
             n=self.ref(exp_id, path), a=Markup(attrs), v=shown)
 

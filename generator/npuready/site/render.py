@@ -20,14 +20,16 @@ from npuready.site.numbers import Figures, MissingSource
 from npuready.site.refs import expand, localize, pack
 from npuready.site.search_index import INDEX_FILE, search_script
 from npuready.site.source import Doc, Experiment
-from npuready.site.tables import SectionView, section_view
+from npuready.site.tables import section_view
 from npuready.site.tabs import FIRST, TABS, VIEW_BLURBS, VIEW_TITLES
 from npuready.site.vendor import VENDOR_FILES
 from npuready.site.views import KNOWN
 from npuready.site.volatile import content_key
 
-INDEX_ASSETS = ("site.css", "tables.css", "site.js", "drilldown.js", "history.js", "tables.js", "search.js")  # what index.html loads, in this order (stylesheets first)
-ASSETS = (*INDEX_ASSETS, *(n for n in PAGE_ASSETS if n not in INDEX_ASSETS))  # copied to site/assets/ (+ what model pages load)
+# what index.html loads, in this order (stylesheets first)
+INDEX_ASSETS = ("site.css", "tables.css", "site.js", "drilldown.js", "history.js", "tables.js", "search.js")
+# copied to site/assets/ (+ what model pages load)
+ASSETS = (*INDEX_ASSETS, *(n for n in PAGE_ASSETS if n not in INDEX_ASSETS))
 RECORDS_DOC = "EXPERIMENTS"
 AUTO_HEADLINE_NUMBERS = 4
 
@@ -67,7 +69,8 @@ def environment() -> jinja2.Environment:
 
 def auto_numbers(exp: Experiment) -> list[tuple[str, str]]:
     """(label, pointer) of the first few scalar numbers of the results, for a generic headline.
-    A section named ``headline``, ``totals`` or ``summary`` (the runner's own choice of headline numbers) comes first."""
+    A section named ``headline``, ``totals`` or ``summary`` (the runner's own choice of headline numbers) comes
+    first."""
     found: list[tuple[str, str]] = []
     preferred = [n for n in ("headline", "totals", "summary") if isinstance(exp.results.get(n), dict)]
     limit = AUTO_HEADLINE_NUMBERS + (2 if preferred else 0)
@@ -151,9 +154,10 @@ def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], 
     # docs/EXPERIMENTS.md is generated from the same JSON: on the site its drillable form is the records view.
     doc_pages: list[DocPage] = [render_doc(d) for name, d in sorted(docs.items()) if name != RECORDS_DOC]
     context = dict(
-        history_script=history_script, fig=fig, experiments=dict(sorted(experiments.items())), views=views, panels=panels, records=records,
-        docs=doc_pages, hand={i for i, p in panels.items() if p.hand}, view_titles=VIEW_TITLES, view_blurbs=VIEW_BLURBS,
-        known=KNOWN, models=models, model_targets=model_targets, light=light,
+        history_script=history_script, fig=fig, experiments=dict(sorted(experiments.items())), views=views,
+        panels=panels, records=records, docs=doc_pages, hand={i for i, p in panels.items() if p.hand},
+        view_titles=VIEW_TITLES, view_blurbs=VIEW_BLURBS, known=KNOWN, models=models, model_targets=model_targets,
+        light=light,
         model_pages={i: page_path(i) for i, e in experiments.items() if is_model_report(e)})
     tab_html = {name: env.get_template(tab.template).render(
         {**context, **tab.params, **(tab.extra(experiments) if tab.extra else {})}) for name, tab in TABS.items()}
@@ -179,17 +183,19 @@ def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], 
     for exp_id, exp in sorted(experiments.items()):
         if is_model_report(exp):
             files[page_path(exp_id)] = render_model_page(
-                env, exp.doc, exp_id=exp_id, title=exp.title, root="/results", prefix="../", back="../index.html#reports",
-                source=f"experiments/{exp_id}/result.json", rules="../index.html#doc=rules/").encode("utf-8")
+                env, exp.doc, exp_id=exp_id, title=exp.title, root="/results", prefix="../",
+                back="../index.html#reports", source=f"experiments/{exp_id}/result.json",
+                rules="../index.html#doc=rules/").encode("utf-8")
     return SiteBuild(files=files, figures=len(fig.emitted), warnings=warnings, page=page, records=embedded)
 
 
-def _shell(env: jinja2.Environment, fig: Figures, contents: Mapping[str, str], manifest: dict[str, Any], first_refs: dict[str, Any],
-           version: Mapping[str, str]) -> str:
+def _shell(env: jinja2.Environment, fig: Figures, contents: Mapping[str, str], manifest: dict[str, Any],
+           first_refs: dict[str, Any], version: Mapping[str, str]) -> str:
     """index.html: the tabs, the HTML of the tabs in ``contents`` (the others are empty sections), the manifest."""
     return env.get_template("index.html.j2").render(
-        fig=fig, tabs=TABS, first=FIRST, contents={n: Markup(h) for n, h in contents.items()}, manifest=Markup(script_json(manifest)),
-        first_refs=Markup(script_json(first_refs)), index_assets=INDEX_ASSETS, asset_version=version)
+        fig=fig, tabs=TABS, first=FIRST, contents={n: Markup(h) for n, h in contents.items()},
+        manifest=Markup(script_json(manifest)), first_refs=Markup(script_json(first_refs)), index_assets=INDEX_ASSETS,
+        asset_version=version)
 
 
 def _register(function: str, name: str, value: Any) -> bytes:

@@ -1,7 +1,6 @@
 """What the site reads: stored experiment results and docs Markdown (nothing else)."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping

@@ -104,7 +104,8 @@ def records_table(fig: Figures, exp_id: str, path: str, rows: list[dict[str, Any
         for col in cols:
             tokens = col.split(_SEP)
             value = pointer.resolve(record, pointer.join("", *tokens), _ABSENT)
-            line.append(Markup("") if value is _ABSENT else list_cell(fig, exp_id, pointer.join(path, i, *tokens), value))
+            line.append(Markup("") if value is _ABSENT
+                        else list_cell(fig, exp_id, pointer.join(path, i, *tokens), value))
         body.append(line)
     keys = tuple(c.replace(_SEP, ".") for c in cols)
     return Table(title=title, path=path, columns=[header(k) for k in keys], rows=body,
@@ -124,7 +125,8 @@ def pivot_table(fig: Figures, exp_id: str, path: str, rows: list[dict[str, Any]]
                 value: str, title: str = "") -> Table:
     """``index`` × ``columns`` grid of ``value`` from a list of records (pandas pivot of row positions);
     each cell is the stored number at ``path/<row>/<value>``."""
-    frame = pd.DataFrame({"row": range(len(rows)), index: [r[index] for r in rows], columns: [r[columns] for r in rows]})
+    frame = pd.DataFrame({"row": range(len(rows)), index: [r[index] for r in rows],
+                          columns: [r[columns] for r in rows]})
     grid = frame.pivot_table(index=index, columns=columns, values="row", aggfunc="first", sort=False)
     body = []
     for name, line in grid.iterrows():
@@ -153,6 +155,6 @@ def nowrap(table: Table, *columns: str) -> Table:
     """The same table with the cells of ``columns`` kept on one line (e.g. target names such as ``edge-10-nolut``)."""
     names = table.keys or tuple(table.columns)
     picked = [i for i, c in enumerate(names) if c in columns]
-    rows = [[Markup('<span class="nowrap">{}</span>').format(cell) if i in picked else cell for i, cell in enumerate(row)]
-            for row in table.rows]
+    rows = [[Markup('<span class="nowrap">{}</span>').format(cell) if i in picked else cell
+             for i, cell in enumerate(row)] for row in table.rows]
     return replace(table, rows=rows)

@@ -50,14 +50,17 @@ TITLES: dict[str, tuple[str, str]] = {
     "partitions": ("Partitions", ""), "supported_nodes": ("Supported nodes", ""), "total_nodes": ("Total nodes", ""),
     "nodes": ("Nodes", ""), "tensors": ("Tensors", ""), "elements": ("Elements", ""), "images": ("Images", ""),
     "convs": ("Convs", ""), "channels": ("Channels", ""), "risks_high": ("High risks", ""), "epochs": ("Epochs", ""),
-    "batch": ("Batch size", ""), "ops": ("Ops", ""), "parameters": ("Parameters", ""), "threads": ("Threads", ""), "vela_ops": ("Vela ops", ""), "layers_cpu": ("Layers on CPU", ""),
-    "mismatch_local": ("Mismatched elements, local", ""), "mismatch_propagated": ("Mismatched elements, propagated", ""),
+    "batch": ("Batch size", ""), "ops": ("Ops", ""), "parameters": ("Parameters", ""), "threads": ("Threads", ""),
+    "vela_ops": ("Vela ops", ""), "layers_cpu": ("Layers on CPU", ""),
+    "mismatch_local": ("Mismatched elements, local", ""),
+    "mismatch_propagated": ("Mismatched elements, propagated", ""),
     "mismatched_local": ("Mismatched tensors, local", ""),
     "mismatched_propagated": ("Mismatched tensors, propagated", ""),
     "images_with_mismatch": ("Images with a mismatch", ""), "jitter_with_spec": ("±1 LSB jitter with spec", ""),
     "with_spec": ("With spec", ""), "ofm_elems": ("Output elements", ""),
     "tensors_compared": ("Tensors compared", ""), "tensors_mismatched": ("Tensors mismatched", ""),
-    "elements_mismatched": ("Elements mismatched", ""), "cpp_tensors_mismatched": ("C++ vs NumPy tensors mismatched", ""),
+    "elements_mismatched": ("Elements mismatched", ""),
+    "cpp_tensors_mismatched": ("C++ vs NumPy tensors mismatched", ""),
     "integer_ops": ("Integer ops", ""), "top1_agreement_integer_vs_float": ("Top-1 agreement, integer vs float", "0–1"),
     "load_1min_before": ("Load average before (1 min)", ""), "load_1min_after": ("Load average after (1 min)", ""),
     "builtin_mismatched": ("LiteRT BUILTIN mismatched", ""), "xnnpack_mismatched": ("LiteRT XNNPACK mismatched", ""),
@@ -116,4 +119,5 @@ def header(key: str) -> Markup:
     """A column header: the title, its unit in parentheses, the stored key on hover."""
     name, unit = title(key)
     unit_html = Markup(' <span class="unit">({})</span>').format(unit) if unit else Markup("")
-    return Markup('<span class="col" data-key="{k}" title="stored as {k}">{t}</span>{u}').format(k=key, t=name, u=unit_html)
+    return Markup('<span class="col" data-key="{k}" title="stored as {k}">{t}</span>{u}').format(k=key, t=name,
+                                                                                                 u=unit_html)

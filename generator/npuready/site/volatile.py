@@ -12,7 +12,8 @@ MASK = b"<commit>"
 COMMIT_POINTER = "/provenance/git/commit"  # where a result stores the commit it was produced at
 _PATTERNS = (
     re.compile(rb'("commit":)"[^"\\]*"'),  # data/<id>.js: compact, sorted JSON (embed.script_js)
-    re.compile(rb'(<code class=\\?"commit\\?">)[^<]*(?=</code>)'),  # the records tab (views/records.js: in a JSON string)
+    # the records tab (views/records.js: in a JSON string)
+    re.compile(rb'(<code class=\\?"commit\\?">)[^<]*(?=</code>)'),
     re.compile(rb'(\| )`[0-9a-f]{7,40}`(?= \|$)', re.M),  # EXPERIMENTS.md's index: the last column
 )
 

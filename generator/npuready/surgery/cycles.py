@@ -7,7 +7,6 @@ from __future__ import annotations
 
 
 import onnx
-import torch
 from torch import nn
 
 from npuready.targets import Target, load_target

@@ -172,7 +172,8 @@ def analyse(model: nn.Module, example: torch.Tensor) -> Dependencies:
                 tensors = [s for s in ins if s is not None]
                 if len(tensors) >= 2:
                     a, b = tensors[0], tensors[1]
-                    if [s.length for s in a] == [s.length for s in b] and all(x.factor == y.factor for x, y in zip(a, b)):
+                    if ([s.length for s in a] == [s.length for s in b]
+                            and all(x.factor == y.factor for x, y in zip(a, b))):
                         for x, y in zip(a, b):
                             uf.union(x.root, y.root)
                     else:

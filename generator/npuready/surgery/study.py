@@ -46,7 +46,8 @@ def prune_study(model: nn.Module, input_shape: tuple[int, ...], targets: list[st
         row.update(extra or {})
         rows.append(row)
 
-    jobs: list[tuple[str, str | None]] = [("uniform", None)] + [(k, t) for t in targets for k in ("array_aligned", "cost_greedy")]
+    jobs: list[tuple[str, str | None]] = [("uniform", None)] + [(k, t) for t in targets
+                                                                for k in ("array_aligned", "cost_greedy")]
     for kind, target in progress(jobs, "pruning criteria"):
         if kind == "uniform":
             measure(kind, None, criteria.uniform(model, deps, ratio))

@@ -211,9 +211,11 @@ def _support_fields(raw: dict, label: str, ops: set[str]) -> dict:
     if "resize" in raw:
         rz = dict(raw["resize"])
         transforms = rz.pop("coordinate_transforms", None)
-        if transforms is not None and (not isinstance(transforms, list) or set(transforms) - set(COORDINATE_TRANSFORMS)):
+        if transforms is not None and (not isinstance(transforms, list)
+                                       or set(transforms) - set(COORDINATE_TRANSFORMS)):
             raise InputError(f"{label}: [resize] coordinate_transforms must be a list of {COORDINATE_TRANSFORMS}")
-        scales, half = _ints(rz.pop("scales", None), label, "scales"), _ints(rz.pop("half_pixel_scales", None), label, "half_pixel_scales")
+        scales = _ints(rz.pop("scales", None), label, "scales")
+        half = _ints(rz.pop("half_pixel_scales", None), label, "half_pixel_scales")
         modes = _modes(rz, INTERPOLATIONS, label, "resize")
         if "Resize" not in ops and any(m != "host" for m in modes.values()):
             raise InputError(f"{label}: [resize] declares modes that run, but 'Resize' is not in [supported_ops]")

@@ -79,7 +79,8 @@ def bn_fold_problem(graph: Graph, node: Node) -> str | None:
         what = producer.op_type if producer is not None else "a graph input"
         return f"BatchNormalization follows {what}, not Conv/ConvTranspose/Gemm, so it cannot fold into weights"
     if len(graph.consumers.get(x, ())) > 1 or x in graph.output_names:
-        return f"the output of {producer.op_type} '{producer.name}' is also used elsewhere, so the BN cannot fold into it"
+        return (f"the output of {producer.op_type} '{producer.name}' is also used elsewhere, "
+                "so the BN cannot fold into it")
     return None
 
 

@@ -64,7 +64,8 @@ class Target:
     output_elems_per_cycle: float | None = None  # GEMM output stage throughput; None = inside the array formula
     elementwise_elems_per_cycle: float | None = None  # binary elementwise throughput; None = vector_lanes
     maxpool_output_elems_per_cycle: float | None = None  # MaxPool output stage; None = output_elems_per_cycle
-    channel_block: int = 0  # dot-product engine: input channels fetched per block (0 = dot_width); a block costs channel_block/dot_width cycles
+    # dot-product engine: input channels fetched per block (0 = dot_width); a block costs channel_block/dot_width cycles
+    channel_block: int = 0
     part_kernel_step: int = 0  # dot-product engine: kernel elements packed per step in kernel-first order (0 = none)
     pool_ops_per_cycle: float | None = None  # pooling kernel-element ops per cycle; None = vector_lanes
     dram_latency_cycles: int = 0  # first-access latency paid once by a layer that reads DRAM

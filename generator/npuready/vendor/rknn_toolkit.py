@@ -65,8 +65,8 @@ def run(model: "str | Path", calibration: np.ndarray, test: np.ndarray, platform
         t = Path(tmp)
         np.savez(t / "calib.npz", x=np.asarray(calibration, np.float32))
         np.savez(t / "test.npz", x=np.asarray(test, np.float32))
-        cmd = [str(python), str(WORKER), str(Path(model).resolve()), str(t / "calib.npz"), str(t / "test.npz"), platform,
-               str(t / "model.rknn"), str(t / "outputs.npz")]
+        cmd = [str(python), str(WORKER), str(Path(model).resolve()), str(t / "calib.npz"), str(t / "test.npz"),
+               platform, str(t / "model.rknn"), str(t / "outputs.npz")]
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, cwd=tmp)
         log = proc.stdout + "\n" + proc.stderr
         if proc.returncode != 0 or not (t / "outputs.npz").is_file():

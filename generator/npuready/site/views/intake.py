@@ -20,7 +20,8 @@ DIAGNOSIS_COLUMNS = ["model", "target", "verdict", "npu_segments", "lint_errors"
                      "top_layer_op", "top_layer_share", "risks_high", "risk_kinds"]
 PRESCRIPTION_COLUMNS = ["order", "id", "recommended", "automatic", "basis", "title", "expected"]
 SWAP_COLUMNS = ["model", "target", "where", "old", "new"]
-ACCURACY = [("float_accuracy", "float top-1"), ("fake_quant_accuracy", "fake-quant top-1"), ("integer_accuracy", "integer top-1")]
+ACCURACY = [("float_accuracy", "float top-1"), ("fake_quant_accuracy", "fake-quant top-1"),
+            ("integer_accuracy", "integer top-1")]
 COST = [("cycles", "cycles"), ("lint_errors", "lint errors")]
 
 D, P = "/results/diagnoses/rows", "/results/prescriptions/rows"
@@ -43,15 +44,17 @@ def prepare(fig: Figures, exp: Experiment) -> dict[str, Any]:
         a, c = _of(acc, d["model"], d["target"]), _of(cost, d["model"], d["target"])
         reports.append({"i": i, "actions": mine, "lead": lead,
                         "acc": (a[0], a[-1]) if len(a) > 1 else None, "cost": (c[0], c[-1]) if len(c) > 1 else None,
-                        "prescriptions": records_table(fig, exp.id, P, actions, columns=PRESCRIPTION_COLUMNS, indices=mine,
-                                                       title=f"{d['model']} on {d['target']}") if mine else None})
+                        "prescriptions": records_table(fig, exp.id, P, actions, columns=PRESCRIPTION_COLUMNS,
+                                                       indices=mine, title=f"{d['model']} on {d['target']}")
+                        if mine else None})
     swaps = fig.rows(exp.id, "/results/applied_accuracy/swaps")
     applied = [r for r in reports if r["cost"]]
     applied_pick = max(applied, key=lambda r: abs(cost[r["cost"][0]]["cycles"] - cost[r["cost"][1]]["cycles"])
                        if all(isinstance(cost[k]["cycles"], (int, float)) for k in r["cost"]) else -1, default=None)
     whatifs = [r for r in reports if r["lead"] is not None]
     rest = [r for r in whatifs if not r["cost"]]
-    whatif_pick = max(rest or whatifs, key=lambda r: (diagnoses[r["i"]]["npu_segments"] or 0, diagnoses[r["i"]]["cycles"] or 0),
+    whatif_pick = max(rest or whatifs,
+                      key=lambda r: (diagnoses[r["i"]]["npu_segments"] or 0, diagnoses[r["i"]]["cycles"] or 0),
                       default=None)
     return {
         "reports": reports,
@@ -65,7 +68,8 @@ def prepare(fig: Figures, exp: Experiment) -> dict[str, Any]:
 
 
 def _diagnoses(fig: Figures, exp_id: str, rows: list[dict[str, Any]]) -> Table:
-    table = records_table(fig, exp_id, D, rows, columns=DIAGNOSIS_COLUMNS, title="diagnose: one row per model and target")
+    table = records_table(fig, exp_id, D, rows, columns=DIAGNOSIS_COLUMNS,
+                          title="diagnose: one row per model and target")
     table = nowrap(table, "target", "verdict", "error_rules", "risk_kinds")
     return replace(table, columns=[c.replace("_", " ") for c in table.columns])
 
@@ -83,8 +87,10 @@ def _applied(fig: Figures, exp_id: str, acc: list[dict[str, Any]], cost: list[di
         body.append(line)
     for k in where.values():  # cost rows without an accuracy row
         r = cost[k]
-        line = [Markup.escape(r["model"]), Markup.escape(r["target"]), Markup.escape(r["stage"]), *[Markup("")] * len(ACCURACY)]
+        line = [Markup.escape(r["model"]), Markup.escape(r["target"]), Markup.escape(r["stage"]),
+                *[Markup("")] * len(ACCURACY)]
         body.append(line + [fig.at(exp_id, f"{C}/{k}/{key}") for key, _label in COST] + [Markup(""), Markup("")])
-    return nowrap(Table(title="apply (zoo models): each stage's accuracy (measured) and cost (simulated)", path="/results",
-                        columns=["model", "target", "stage", *[label for _k, label in ACCURACY], *[label for _k, label in COST],
-                                 "images", "settings"], rows=body), "target", "stage")
+    return nowrap(Table(title="apply (zoo models): each stage's accuracy (measured) and cost (simulated)",
+                        path="/results",
+                        columns=["model", "target", "stage", *[label for _k, label in ACCURACY],
+                                 *[label for _k, label in COST], "images", "settings"], rows=body), "target", "stage")

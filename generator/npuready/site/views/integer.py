@@ -44,11 +44,13 @@ def prepare_ladder(fig: Figures, exp: Experiment) -> dict[str, Any]:
     charts, tensors = [], []
     for model, method, base in pairs:
         rows = fig.value(exp.id, f"{base}/per_tensor")
-        tensors.append((model, method, base, records_table(fig, exp.id, f"{base}/per_tensor", rows, columns=TENSOR_COLUMNS)))
+        tensors.append((model, method, base,
+                        records_table(fig, exp.id, f"{base}/per_tensor", rows, columns=TENSOR_COLUMNS)))
         if rows and all(model != c[0] for c in charts):
             charts.append((model, series_chart(fig, exp.id, f"{base}/per_tensor", "op",
                                                ["mismatch_propagated", "mismatch_local"],
-                                               title=f"{model} ({method}): int8 code mismatch per tensor, integer vs fake-quant",
+                                               title=f"{model} ({method}): int8 code mismatch per tensor, "
+                                                     "integer vs fake-quant",
                                                y_title="share of codes differing", x_title="tensor (graph order)")))
     return {"pairs": pairs, "ladder": ladder, "charts": [c for _m, c in charts], "tensors": tensors}
 
@@ -62,7 +64,8 @@ def prepare_bitexact(fig: Figures, exp: Experiment) -> dict[str, Any]:
         base = pointer.join("/results", model)
         per_kind = fig.value(exp.id, base + "/per_kind")
         per_op = fig.value(exp.id, base + "/per_op")
-        out.append((model, base, mapping_table(fig, exp.id, base + "/per_kind", per_kind, "op kind", title="per op kind"),
+        out.append((model, base,
+                    mapping_table(fig, exp.id, base + "/per_kind", per_kind, "op kind", title="per op kind"),
                     records_table(fig, exp.id, base + "/per_op", per_op, title="per op") if per_op else None))
     return {"models": out}
 
@@ -76,11 +79,15 @@ def prepare_ptq(fig: Figures, exp: Experiment) -> dict[str, Any]:
     return {
         "per_model": {m: {"first": ix[0], "best": extreme(rows, ix, "int8_accuracy", largest=True),
                           "worst": extreme(rows, ix, "int8_accuracy")} for m, ix in per_model.items()},
-        "accuracy": pivot_table(fig, exp.id, path, rows, "method", "model", "int8_accuracy", title="INT8 top-1 (fake-quant)"),
-        "drop": pivot_table(fig, exp.id, path, rows, "method", "model", "drop_pp", title="drop vs float (percentage points)"),
+        "accuracy": pivot_table(fig, exp.id, path, rows, "method", "model", "int8_accuracy",
+                                title="INT8 top-1 (fake-quant)"),
+        "drop": pivot_table(fig, exp.id, path, rows, "method", "model", "drop_pp",
+                            title="drop vs float (percentage points)"),
         "chart": grouped_bar_chart(fig, exp.id, path, "drop_pp", "method", "model",
-                                   title="INT8 top-1 drop vs float per recipe (percentage points; below zero: INT8 was better)",
+                                   title="INT8 top-1 drop vs float per recipe "
+                                         "(percentage points; below zero: INT8 was better)",
                                    value_title="drop (pp)"),
-        "failures": records_table(fig, exp.id, "/results/failures/rows", failures, title="recipes that failed") if failures else None,
+        "failures": records_table(fig, exp.id, "/results/failures/rows", failures, title="recipes that failed")
+        if failures else None,
         "methods": records_table(fig, exp.id, "/results/methods/rows", methods, title="recipes") if methods else None,
     }

@@ -16,5 +16,6 @@ def prepare(fig: Figures, exp: Experiment) -> dict[str, Any]:
     zoo = fig.value(exp.id, "/results/zoo/rows")
     return {
         "photos": records_table(fig, exp.id, "/results/photos/rows", photos, columns=COLUMNS, title="example models"),
-        "zoo": records_table(fig, exp.id, "/results/zoo/rows", zoo, columns=COLUMNS, title="zoo models") if zoo else None,
+        "zoo": records_table(fig, exp.id, "/results/zoo/rows", zoo, columns=COLUMNS, title="zoo models")
+        if zoo else None,
     }

@@ -79,7 +79,8 @@ def prepare(fig: Figures, exp: Experiment) -> dict[str, Any]:
                         exceptions.append((name, i, t))
         models.append({"name": name, "path": base, "targets": per_target})
         body += _table_rows(fig, exp.id, name, rows, targets)
-        points += [Point(x=f"{base}/rows/{i}/per_target/{t}/macs_fraction", y=f"{base}/rows/{i}/per_target/{t}/cycles_fraction",
+        points += [Point(x=f"{base}/rows/{i}/per_target/{t}/macs_fraction",
+                         y=f"{base}/rows/{i}/per_target/{t}/cycles_fraction",
                          labels={"criterion": r["criterion"], "model @ target": f"{name} @ {t}",
                                  "planned for": str(r.get("planned_for") or "any target")},
                          extra={"top-1 after recovery": f"{base}/rows/{i}/accuracy_after_recovery"})
@@ -92,13 +93,16 @@ def prepare(fig: Figures, exp: Experiment) -> dict[str, Any]:
     gaps.sort(key=lambda g: -g[0])
     return {"models": models, "table": table, "chart": chart, "untouched": untouched, "exceptions": exceptions,
             "telling": [{"model": n, "path": f"/results/{n}/rows/{i}", "target": t} for _g, n, i, t in gaps[:2]],
-            "example": None if worst is None else {"model": worst[1], "greedy": f"/results/{worst[1]}/rows/{worst[2]}",
-                                                   "uniform": f"/results/{worst[1]}/rows/{worst[3]}", "target": worst[4]},
+            "example": None if worst is None else {"model": worst[1],
+                                                   "greedy": f"/results/{worst[1]}/rows/{worst[2]}",
+                                                   "uniform": f"/results/{worst[1]}/rows/{worst[3]}",
+                                                   "target": worst[4]},
             "diverge": how_many(diverged, pruned) if pruned else None,
             "greedy_below": how_many(below, greedy) if greedy else None}
 
 
-def _table_rows(fig: Figures, exp_id: str, name: str, rows: list[dict[str, Any]], targets: list[str]) -> list[list[Markup]]:
+def _table_rows(fig: Figures, exp_id: str, name: str, rows: list[dict[str, Any]],
+                targets: list[str]) -> list[list[Markup]]:
     base = f"/results/{name}"
     out = []
     for t in targets:
@@ -111,7 +115,8 @@ def _table_rows(fig: Figures, exp_id: str, name: str, rows: list[dict[str, Any]]
             k = f"{at}/per_target/{t}"
             out.append([Markup.escape(name), Markup.escape(t), Markup.escape(r["criterion"]),
                         Markup.escape(r["planned_for"]) if r.get("planned_for") else DASH,
-                        _optional(fig, exp_id, f"{at}/align"), _optional(fig, exp_id, f"{at}/budget_cycles_fraction", pct=True),
+                        _optional(fig, exp_id, f"{at}/align"),
+                        _optional(fig, exp_id, f"{at}/budget_cycles_fraction", pct=True),
                         fig.num(exp_id, f"{k}/macs"), fig.num(exp_id, f"{k}/macs_fraction", pct=True),
                         fig.num(exp_id, f"{k}/cycles"), fig.num(exp_id, f"{k}/cycles_fraction", pct=True),
                         fig.num(exp_id, f"{at}/accuracy_after_cut"), fig.num(exp_id, f"{at}/accuracy_after_recovery"),
