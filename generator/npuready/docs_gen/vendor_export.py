@@ -92,6 +92,7 @@ def render(result: dict[str, Any] | None = None) -> str:
     lines = [INTRO.format(result=RESULT_PATH), "## Per model", "",
              f"Agreements are top-1 against the float model on {md_cell(images)} Fashion-MNIST test images.", "",
              *md_table(["model", "tensors ≠ LiteRT", "tensors compared", "npuready / Vela cycles",
-                        "Vela CPU operators (vs npuready's placement)", "HTP refused", "HTP agreement", "HTP first gross tensor", "CPU QDQ agreement", "RKNN rk3588 NPU layers",
+                        "Vela CPU operators (vs npuready's placement)", "HTP refused", "HTP agreement",
+                        "HTP first gross tensor", "CPU QDQ agreement", "RKNN rk3588 NPU layers",
                         "RKNN CPU layers", "RKNN agreement", "nnapi-mirror CPU ops"], _rows(res)), ""]
     return "\n".join(lines)

@@ -270,7 +270,8 @@ def merge(ctx: RunContext, outputs: dict) -> dict:
                    "elements_compared": sum(v["elements_compared"] for v in ran.values()),
                    "elements_mismatched": sum(v["elements_mismatched_propagated"] for v in ran.values()),
                    "cpp_tensors_mismatched": sum(v["cpp_vs_numpy"]["tensors_mismatched"] for v in ran.values()),
-                   "vela_compiled": sum(bool(r.get("compiled")) for v in ran.values() for r in v.get("vela", {}).values()),
+                   "vela_compiled": sum(bool(r.get("compiled")) for v in ran.values()
+                                        for r in v.get("vela", {}).values()),
                    "vela_compiles": sum(len(v.get("vela", {})) for v in ran.values()),
                    "vela_cpu_operators": sum(len(r.get("cpu_operators", [])) for v in ran.values()
                                              for r in v.get("vela", {}).values())},
