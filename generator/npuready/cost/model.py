@@ -41,6 +41,7 @@ from npuready.cost.report import CostReport, LayerCost, Transfer
 from npuready.cost.weight_stream import ETHOS_U_CODEC, encoded_layer_bytes
 from npuready.cost.workload import HOST_FLOPS, Workload, workload
 from npuready.graph import Graph, Node, load
+from npuready.graph.shape_summary import shape_summary
 from npuready.partition.unresolved import require_pinned
 from npuready.targets import DEFAULT_TARGET, Target, load_target
 
@@ -81,7 +82,7 @@ def estimate(model: "str | os.PathLike | Graph", target: "str | Target" = DEFAUL
         notes.append(f"{len(unknown)} node(s) with unknown shapes cost 0: {', '.join(unknown[:5])}")
     label = str(graph.path) if graph.path else graph.name
     return CostReport(label, tgt.name, tgt.clock_mhz, tgt.macs_per_cycle, tuple(layers), tuple(transfers),
-                      placed.source, tuple(notes), graph.shape_summary())
+                      placed.source, tuple(notes), shape_summary(graph))
 
 
 def _fused(graph: Graph, node: Node) -> bool:

@@ -75,7 +75,7 @@ class CostReport:
     transfers: tuple[Transfer, ...]
     placement_source: str
     notes: tuple[str, ...] = field(default=())
-    shapes: dict[str, Any] = field(default_factory=dict)  # Graph.shape_summary(): folded counts, pins
+    shapes: dict[str, Any] = field(default_factory=dict)  # graph.shape_summary.shape_summary(): folded counts, pins
 
     # ----- totals ---------------------------------------------------------------------------
     @property

@@ -124,7 +124,7 @@ def _cost(rep) -> StageResult:
 def deploy(model_path: "str | Path", settings: Settings, command: str,
            log: Callable[[str], None] = lambda s: None) -> DeployResult:
     """Run the pipeline on a float ONNX model and register it or record the refusal. Raises InputError."""
-    from npuready.experiments.context import sha256_file
+    from npuready.data.sha import sha256_file
     from npuready.graph import load
     from npuready.targets import load_target
 

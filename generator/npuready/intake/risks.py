@@ -11,7 +11,7 @@
   limited by the 256 int8 input codes) or, on a target without tables, on the host (the int8 tensor
   is dequantised, leaves the NPU and comes back).
 - ``integer-coverage``: a node npuready's integer engine (the bit-exact check against LiteRT) or its INT8
-  TFLite exporter cannot run yet (``engine.coverage``), said before anyone quantizes; a gap of this tool,
+  TFLite exporter cannot run yet (``verify.coverage``), said before anyone quantizes; a gap of this tool,
   not of the target.
 
 Every risk rests on the float weights and the target description, not on a quantised run.
@@ -133,7 +133,7 @@ def activation_risks(graph: Graph, target: Target) -> list[QuantRisk]:
 
 
 def coverage_risks(graph: Graph) -> list[QuantRisk]:
-    from npuready.engine.coverage import gaps
+    from npuready.verify.coverage import gaps
 
     out = []
     for gap in gaps(graph):

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import onnx
 
 from npuready.graph import Graph, load
+from npuready.graph.shape_summary import shape_summary
 from npuready.partition.deps import node_reads
 from npuready.partition.inventory import InventoryItem, build_inventory
 from npuready.partition.layout import guess_layout
@@ -143,7 +144,7 @@ class PartitionPlan:
             "transfer_elements_per_inference": self.transfer_elements,
             "total_macs": self.total_macs, "macs_unknown": list(self.macs_unknown),
             "folded": list(self.folded),
-            "shapes": self.graph.shape_summary() if self.graph is not None else None,
+            "shapes": shape_summary(self.graph) if self.graph is not None else None,
             "placements": [{"node": p.node, "op_type": p.op_type, "device": p.device, "reason": p.reason} for p in self.placements],
             "calibration": self.calibration,
             "inventory": [i.to_dict() for i in self.inventory],

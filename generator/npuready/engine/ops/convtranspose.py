@@ -13,8 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from npuready.engine import fixedpoint
-from npuready.engine.export import QuantParamError
-from npuready.engine.intgraph import IntOp
+from npuready.engine.intgraph import IntOp, QuantParamError
 from npuready.errors import InputError
 
 

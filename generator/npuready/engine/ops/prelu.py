@@ -12,8 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from npuready.engine import fixedpoint
-from npuready.engine.export import QConst
-from npuready.engine.intgraph import IntOp
+from npuready.engine.intgraph import IntOp, QConst
 from npuready.engine.ops.constant import quantize_operand
 from npuready.errors import InputError
 

@@ -74,7 +74,7 @@ def _rknn(ctx: RunContext, path: Path, calib: np.ndarray, test, platforms: list[
 def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
     from npuready.cost import vela
     from npuready.cost.vela_compare import compare
-    from npuready.engine.decompose_layernorm import decompose_layernorm
+    from npuready.quant.decompose_layernorm import decompose_layernorm
     from npuready.engine.export import export_integer_graph
     from npuready.graph import load
     from npuready.quant.inputs import load_inputs

@@ -24,7 +24,7 @@ from npuready.tflite.ops.elementwise import lower_binary
 def lower_layernorm(ctx: Context, node: Node) -> None:
     if ctx.int8:
         raise InputError(f"node {node.name!r} (LayerNormalization): TFLite has no int8 LayerNorm; decompose it "
-                         "before quantising (npuready.engine.decompose_layernorm: the MEAN/ADD/MUL/RSQRT-table "
+                         "before quantising (npuready.quant.decompose_layernorm: the MEAN/ADD/MUL/RSQRT-table "
                          "sequence a converter emits) or keep it on the host")
     if len(node.outputs) > 1 and any(node.outputs[1:]):
         raise InputError(f"node {node.name!r} (LayerNormalization): Mean/InvStdDev outputs are not exported")
