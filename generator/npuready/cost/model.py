@@ -40,14 +40,16 @@ from npuready.cost.placement import CPU, FOLDED, NPU, place_nodes
 from npuready.cost.report import CostReport, LayerCost, Transfer
 from npuready.cost.weight_stream import ETHOS_U_CODEC, encoded_layer_bytes
 from npuready.cost.workload import HOST_FLOPS, Workload, workload
-from npuready.graph import Graph, Node, load
+from npuready.graph import Graph, Node, families, load
 from npuready.graph.shape_summary import shape_summary
 from npuready.partition.unresolved import require_pinned
 from npuready.targets import DEFAULT_TARGET, Target, load_target
 
-BINARY_OPS = frozenset({"Add", "Sub", "Mul", "Div", "Max", "Min", "Pow", "Sum", "Mean", "BitShift"})
+BINARY_OPS = families.ELEMENTWISE_BINARY
 FUSED = "fused into the producing layer"
 GLOBAL_MEAN_OPS = frozenset({"GlobalAveragePool", "ReduceMean"})
+#: producers whose output stage absorbs a following activation or BatchNormalization (``_fused``)
+FUSING_PRODUCERS = families.MAC | {"BatchNormalization", "Add"}
 DW_KERNEL_STEP = 4  # kernel elements a dot-product engine's depthwise mode consumes per step (Ethos-U: 4)
 
 
@@ -95,7 +97,7 @@ def _fused(graph: Graph, node: Node) -> bool:
         if p.op_type in ("QuantizeLinear", "DequantizeLinear"):
             name = p.inputs[0]
             continue
-        if p.op_type in ("Conv", "ConvTranspose", "Gemm", "MatMul", "BatchNormalization", "Add"):
+        if p.op_type in FUSING_PRODUCERS:
             return len(graph.consumers.get(name, ())) == 1
         return False
     return False

@@ -23,7 +23,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from npuready.graph import Graph, Node
+from npuready.graph import Graph, Node, families
 from npuready.lint.rules.r005_activation_allowlist import ACTIVATION_OPS
 from npuready.lint.rules.r006_unfoldable_norm import check as norm_check
 from npuready.lint.rule import LintOptions
@@ -31,9 +31,9 @@ from npuready.targets import Target
 
 MIN_LEVELS = 16  # positive int8 levels the narrowest channel must keep under a per-tensor scale (4 bits)
 INT8_LEVELS = 127
-WEIGHTED = ("Conv", "ConvTranspose", "Gemm", "MatMul")
+WEIGHTED = families.MAC
 # Activations that are piecewise linear: fused into the output stage, never a table.
-PIECEWISE_LINEAR = frozenset({"Relu", "Clip", "LeakyRelu", "PRelu"})
+PIECEWISE_LINEAR = families.PIECEWISE_LINEAR
 
 
 @dataclass(frozen=True)
