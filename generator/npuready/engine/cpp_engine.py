@@ -25,6 +25,8 @@ import numpy as np
 
 from npuready.engine.cpp_weights import prepared as _prepared
 from npuready.engine.intgraph import IntGraph, IntOp
+from npuready.engine.ops import MODULES, prelu
+from npuready.engine.ops.descriptor import scalar_args
 from npuready.engine.ops.lut import reshaped
 from npuready.engine.ops.pad import padded
 from npuready.engine.ops.resize import gather
@@ -54,7 +56,13 @@ def _array_pointer(dtype) -> type:
 _P8, _P16, _P32, _PF, _P64 = (_array_pointer(t) for t in (np.int8, np.int16, np.int32, np.float32, np.int64))
 _I, _L = C.c_int, C.c_int64
 
+#: a descriptor's C type -> its ctypes argument type
+CTYPE = {"i8*": _P8, "i16*": _P16, "i32*": _P32, "i64*": _P64, "f32*": _PF, "int": _I, "int64": _L,
+         "float": C.c_float}
+#: C++ symbol -> argument types: derived from the op descriptors that declare their C++ kernel, the rest by hand
 SIGNATURES = {
+    **{m.DESCRIPTOR.cpp.symbol: [CTYPE[t] for t in m.DESCRIPTOR.cpp.argtypes(m.DESCRIPTOR.params)]
+       for m in MODULES if m.DESCRIPTOR.cpp is not None},
     "npr_conv": [_P8] + [_I] * 4 + [_P8, _P32] + [_I] * 4 + [_P32] + [_I] * 11 + [_P32, _P32, _I, _I, _I, _P8],
     "npr_gemm": [_P8, _I, _I, _P32, _P16, _I, _P32, _I, _I, _P32, _P32, _I, _I, _I, _P8],
     "npr_add": [_P8, _P8, _L] + [_I] * 3 + [_I] * 6 + [_I] * 4 + [_P8],
@@ -71,7 +79,6 @@ SIGNATURES = {
     "npr_matmul": [_P8, _P8, _L, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _P8],
     "npr_softmax": [_P8, _L, _I, _P64, _I, _P8],
     "npr_resize_bilinear": [_P8, _L] + [_I] * 4 + [_P64] * 6 + [_P8],
-    "npr_prelu": [_P8, _P8, _L] + [_I] * 10 + [_P8],
     "npr_convtranspose": [_P8] + [_I] * 4 + [_P8] + [_I] * 3 + [_P32] + [_I] * 10 + [_P32, _P32] + [_I] * 3 + [_P8],
     "npr_batchnorm": [_P8, _L, _I, _L, _P8, _P32, _I, _P32, _P32, _I, _I, _I, _I, _P8],
     "npr_layernorm": [_P8, _L, _I, _I, _I, _L, _I, _I, _P64, _P64, _I, _I, _P8],
@@ -295,9 +302,7 @@ def _prelu(op, xs, r):
     p, x = op.params, _c8(xs[0])
     alpha = _c8(np.broadcast_to(p["alpha"], x.shape))
     y = np.empty_like(x)
-    library().npr_prelu(x, alpha, x.size, p["input_zero_point"], p["alpha_zero_point"], p["identity_multiplier"],
-                        p["identity_shift"], p["alpha_multiplier"], p["alpha_shift"], p["output_zero_point"],
-                        p["act_min"], p["act_max"], r, y)
+    library().npr_prelu(x, alpha, x.size, *scalar_args(prelu.Params, p), r, y)
     return y
 
 

@@ -10,6 +10,9 @@ import numpy as np
 
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntOp
+from npuready.engine.ops.descriptor import OpDescriptor
+
+DESCRIPTOR = OpDescriptor(("Add", "Sub"), ("Add",))
 
 LEFT_SHIFT = 20
 

@@ -15,7 +15,10 @@ import numpy as np
 from npuready.engine import fixedpoint
 from npuready.engine.exact_accumulate import exact_dtype
 from npuready.engine.intgraph import IntOp, QuantParamError
+from npuready.engine.ops.descriptor import OpDescriptor
 from npuready.errors import InputError
+
+DESCRIPTOR = OpDescriptor(("Conv",), ("Conv",))
 
 
 # ----- params -------------------------------------------------------------------------------

@@ -14,7 +14,10 @@ import numpy as np
 
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntOp, QuantParamError
+from npuready.engine.ops.descriptor import OpDescriptor
 from npuready.errors import InputError
+
+DESCRIPTOR = OpDescriptor(("ConvTranspose",), ("ConvTranspose",))
 
 
 def geometry(node, in_hw, kernel) -> dict:

@@ -9,6 +9,9 @@ import numpy as np
 
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntOp
+from npuready.engine.ops.descriptor import OpDescriptor
+
+DESCRIPTOR = OpDescriptor((), ("MatMul",))
 
 
 # ----- params -------------------------------------------------------------------------------

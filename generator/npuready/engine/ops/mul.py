@@ -11,7 +11,10 @@ import numpy as np
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntOp, QTensor
 from npuready.engine.ops.constant import quantize_operand
+from npuready.engine.ops.descriptor import OpDescriptor
 from npuready.errors import InputError
+
+DESCRIPTOR = OpDescriptor(("Mul", "Div"), ("Mul",))
 
 
 def scalar_operand(value: float) -> tuple[int, float]:
