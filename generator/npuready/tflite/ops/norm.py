@@ -127,3 +127,12 @@ def _lower_div_int8(ctx: Context, node: Node) -> None:
     act, out = fuse_activation(ctx, node.outputs[0])
     ctx.op("MUL", [x.index, recip], [ctx.new_value(out, [ctx.shape(out)[a] for a in x.perm], x.perm)],
            fb.MulOptionsT(fusedActivationFunction=act))
+
+
+#: ONNX op type -> this module's lowering (``tflite.ops.registry.CONVERTERS`` is built from these)
+LOWERS = {
+    "Div": lower_div,  # Div, or the head of Div→Erf→Add→Mul→Mul (exact GELU)
+    "LayerNormalization": lower_layernorm,
+}
+#: lowerings that refuse int8 (QDQ) graphs outright: their ops run on the host in a quantized deployment
+FLOAT_ONLY = frozenset({"LayerNormalization"})
