@@ -27,7 +27,8 @@ class LayerCost:
     macs: int
     compute_cycles: int
     memory_cycles: int
-    cycles: int  # NPU: max(compute, memory); CPU: host time in NPU clock cycles
+    cycles: int  # NPU: max(compute, memory) + DRAM latency (once per layer touching DRAM); CPU: host time
+    #             in NPU clock cycles
     bound: str  # compute | memory | host | none
     utilisation: float  # MACs / (cycles * MACs per cycle) of the MAC array
     sram_bytes: int

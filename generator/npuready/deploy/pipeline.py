@@ -1,4 +1,5 @@
-"""The deploy pipeline (seed 000): lint → partition → calibrate → INT8 PTQ → integer engine → parity gate → register.
+"""The deploy pipeline, one model from ONNX to a registered INT8 build: lint → partition → calibrate → INT8 PTQ →
+integer engine → parity gate → register.
 
 Each stage returns evidence; a stage that blocks stops the pipeline and the refusal goes to the
 registry's ``rejections`` with its reason. Lint blocks on any ERROR; the integer export blocks when
