@@ -25,7 +25,7 @@ import numpy as np
 
 from npuready.engine.cpp_weights import prepared as _prepared
 from npuready.engine.intgraph import IntGraph, IntOp
-from npuready.engine.ops import MODULES, prelu
+from npuready.engine.ops import MODULES, add, mul, prelu
 from npuready.engine.ops.descriptor import scalar_args
 from npuready.engine.ops.lut import reshaped
 from npuready.engine.ops.pad import padded
@@ -65,8 +65,6 @@ SIGNATURES = {
        for m in MODULES if m.DESCRIPTOR.cpp is not None},
     "npr_conv": [_P8] + [_I] * 4 + [_P8, _P32] + [_I] * 4 + [_P32] + [_I] * 11 + [_P32, _P32, _I, _I, _I, _P8],
     "npr_gemm": [_P8, _I, _I, _P32, _P16, _I, _P32, _I, _I, _P32, _P32, _I, _I, _I, _P8],
-    "npr_add": [_P8, _P8, _L] + [_I] * 3 + [_I] * 6 + [_I] * 4 + [_P8],
-    "npr_mul": [_P8, _P8, _L, _I, _I, _I, _I, _I, _I, _I, _I, _P8],
     "npr_maxpool": [_P8] + [_I] * 12 + [_P8],
     "npr_avgpool": [_P8] + [_I] * 12 + [_P8],
     "npr_mean": [_P8, _L] + [_I] * 8 + [_P8],
@@ -208,10 +206,7 @@ def _add(op, xs, r):
     p = op.params
     a, b = _broadcast8(xs[0], xs[1])
     y = np.empty_like(a)
-    library().npr_add(a, b, a.size, p["input1_zero_point"], p["input2_zero_point"], p["left_shift"],
-                      p["input1_multiplier"], p["input1_shift"], p["input2_multiplier"], p["input2_shift"],
-                      p["output_multiplier"], p["output_shift"], p["output_zero_point"], p["act_min"], p["act_max"],
-                      r, y)
+    library().npr_add(a, b, a.size, *scalar_args(add.Params, p), r, y)
     return y
 
 
@@ -219,8 +214,7 @@ def _mul(op, xs, r):
     p = op.params
     a, b = _broadcast8(xs[0], xs[1])
     y = np.empty_like(a)
-    library().npr_mul(a, b, a.size, p["input1_zero_point"], p["input2_zero_point"], p["multiplier"], p["shift"],
-                      p["output_zero_point"], p["act_min"], p["act_max"], r, y)
+    library().npr_mul(a, b, a.size, *scalar_args(mul.Params, p), r, y)
     return y
 
 
