@@ -25,7 +25,7 @@ import numpy as np
 
 from npuready.engine.cpp_weights import prepared as _prepared
 from npuready.engine.intgraph import IntGraph, IntOp
-from npuready.engine.ops import MODULES, add, mul, prelu
+from npuready.engine.ops import MODULES, add, matmul, mul, prelu
 from npuready.engine.ops.descriptor import scalar_args
 from npuready.engine.ops.lut import reshaped
 from npuready.engine.ops.pad import padded
@@ -74,7 +74,6 @@ SIGNATURES = {
     "npr_transpose": [_P8, _I, _P64, _P32, _P8],
     "npr_concat": [C.POINTER(C.c_void_p), _P64, _I, _L, _L, _P8],
     "npr_gather": [_P8, _L, _L, _L, _P64, _L, _P8],
-    "npr_matmul": [_P8, _P8, _L, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _P8],
     "npr_softmax": [_P8, _L, _I, _P64, _I, _P8],
     "npr_resize_bilinear": [_P8, _L] + [_I] * 4 + [_P64] * 6 + [_P8],
     "npr_convtranspose": [_P8] + [_I] * 4 + [_P8] + [_I] * 3 + [_P32] + [_I] * 10 + [_P32, _P32] + [_I] * 3 + [_P8],
@@ -262,8 +261,7 @@ def _matmul(op, xs, r):
     b = _c8(np.broadcast_to(b, (*lead, *b.shape[-2:])))
     m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
     y = np.empty((*lead, m, n), np.int8)
-    library().npr_matmul(a, b, int(np.prod(lead)), m, k, n, p["input1_zero_point"], p["input2_zero_point"],
-                         p["multiplier"], p["shift"], p["output_zero_point"], p["act_min"], p["act_max"], r, y)
+    library().npr_matmul(a, b, int(np.prod(lead)), m, k, n, *scalar_args(matmul.Params, p), r, y)
     return y
 
 
