@@ -62,8 +62,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("npuready.lint.api", "npuready.partition.placement"):
         "lint places every node through the planner (R009 reports that placement) while partition.plan "
         "reads lint's findings: placement belongs below lint",
-    ("npuready.lint.api", "npuready.partition.unresolved"):
-        "lint refuses unpinned dynamic inputs with partition's require_pinned: it belongs in graph/",
     ("npuready.lint.rules.r009_off_npu", "npuready.partition.inventory"):
         "R009 names each placed node's inventory class; goes with placement below lint",
     ("npuready.lint.rules.r009_off_npu", "npuready.lint.api"):

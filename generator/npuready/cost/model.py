@@ -42,7 +42,7 @@ from npuready.cost.weight_stream import ETHOS_U_CODEC, encoded_layer_bytes
 from npuready.cost.workload import HOST_FLOPS, Workload, workload
 from npuready.graph import Graph, Node, families, load
 from npuready.graph.shape_summary import shape_summary
-from npuready.partition.unresolved import require_pinned
+from npuready.graph.unresolved import require_pinned
 from npuready.targets import DEFAULT_TARGET, Target, load_target
 
 BINARY_OPS = families.ELEMENTWISE_BINARY
@@ -57,7 +57,7 @@ def estimate(model: "str | os.PathLike | Graph", target: "str | Target" = DEFAUL
              progress=None, placement=None) -> CostReport:
     """Cost every node of ``model`` on ``target`` with the partition planner's placement under the ``edges``
     policy ("npu" or "cpu": post-processing after the last MAC op on the host). Raises ``InputError`` when a
-    graph input's dims are not pinned (load the graph with ``pins``; ``npuready.partition.unresolved``).
+    graph input's dims are not pinned (load the graph with ``pins``; ``npuready.graph.unresolved``).
     ``placement`` hands over a decided placement (the partition plan of this graph, target and edges policy,
     or a lint run's placements; ``npuready.analysis``) instead of linting and placing again.
     ``progress(nodes, description)`` may wrap the node loop (a progress bar: encoding a large model's weights

@@ -127,7 +127,7 @@ def _errors(findings: list[Finding], node_order: Mapping[str, int]
 
 
 def _pinned(graph: Graph) -> bool:
-    from npuready.partition.unresolved import require_pinned
+    from npuready.graph.unresolved import require_pinned
 
     try:
         require_pinned(graph, "the placement")
