@@ -25,7 +25,7 @@ import numpy as np
 
 from npuready.engine.cpp_weights import prepared as _prepared
 from npuready.engine.intgraph import IntGraph, IntOp
-from npuready.engine.ops import MODULES, add, matmul, mul, prelu
+from npuready.engine.ops import MODULES, add, matmul, mean, mul, prelu
 from npuready.engine.ops.descriptor import scalar_args
 from npuready.engine.ops.lut import reshaped
 from npuready.engine.ops.pad import padded
@@ -67,7 +67,6 @@ SIGNATURES = {
     "npr_gemm": [_P8, _I, _I, _P32, _P16, _I, _P32, _I, _I, _P32, _P32, _I, _I, _I, _P8],
     "npr_maxpool": [_P8] + [_I] * 12 + [_P8],
     "npr_avgpool": [_P8] + [_I] * 12 + [_P8],
-    "npr_mean": [_P8, _L] + [_I] * 8 + [_P8],
     "npr_rescale": [_P8, _L] + [_I] * 8 + [_P8],
     "npr_lut": [_P8, _L, _P8, _P8],
     "npr_quantize": [_PF, _L, C.c_float, _I, _I, _P8],
@@ -236,8 +235,7 @@ def _mean(op, xs, r):
     xt = _c8(np.transpose(x, keep + axes))  # reduced axes last and contiguous
     planes = int(np.prod([x.shape[a] for a in keep]))
     y = np.empty(planes, np.int8)
-    library().npr_mean(xt, planes, p["count"], p["input_zero_point"], p["multiplier"], p["shift"],
-                       p["output_zero_point"], p["act_min"], p["act_max"], r, y)
+    library().npr_mean(xt, planes, *scalar_args(mean.Params, p), r, y)
     shape = [1 if a in axes else x.shape[a] for a in range(x.ndim)] if p["keepdims"] else [x.shape[a] for a in keep]
     return y.reshape(shape)
 

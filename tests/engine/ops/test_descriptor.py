@@ -58,3 +58,11 @@ def test_a_cpp_kernel_needs_a_schema_and_known_types():
         OpDescriptor(("X",), ("X",), cpp=CppKernel("npr_x", ("i8*",)))
     with pytest.raises(ValueError, match=r"C types \['u8\*'\]"):
         OpDescriptor(("X",), ("X",), params=P, cpp=CppKernel("npr_x", ("u8*",)))
+
+
+def test_host_only_ints_are_not_cpp_arguments():
+    from npuready.engine.ops import mean
+
+    assert int_fields(mean.Params) == ("input_zero_point", "output_zero_point", "multiplier", "shift", "count",
+                                       "act_min", "act_max")  # keepdims shapes the output in Python
+    assert mean.DESCRIPTOR.cpp.argtypes(mean.Params) == ("i8*", "int64") + ("int",) * 8 + ("i8*",)

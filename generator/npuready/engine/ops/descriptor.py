@@ -16,11 +16,14 @@ from typing import Any, Mapping
 
 #: C++ argument types a descriptor may name; ``cpp_engine`` maps each to its ctypes type
 CTYPES = ("i8*", "i16*", "i32*", "i64*", "f32*", "int", "int64", "float")
+#: ``field(metadata=HOST_ONLY)``: an int parameter the NumPy kernel reads and the C++ kernel does not take
+HOST_ONLY = {"cpp": False}
 
 
 def int_fields(schema: type) -> tuple[str, ...]:
-    """The schema's ``int`` fields in declaration order (the C++ kernel's scalar arguments)."""
-    return tuple(f.name for f in fields(schema) if f.type in (int, "int"))
+    """The schema's ``int`` fields in declaration order (the C++ kernel's scalar arguments), HOST_ONLY ones
+    left out."""
+    return tuple(f.name for f in fields(schema) if f.type in (int, "int") and f.metadata.get("cpp", True))
 
 
 def scalar_args(schema: type, params: Mapping[str, Any]) -> list[int]:
