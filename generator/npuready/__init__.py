@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 import types
 
-__version__ = "0.1.0"
+from npuready.version import __version__  # noqa: F401 (the public attribute)
 
 _PUBLIC_FUNCTIONS = frozenset({"lint"})
 

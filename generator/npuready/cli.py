@@ -49,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit codes: 0 ok, 1 the check failed (e.g. a lint ERROR or a parity gate), 2 unusable input. "
                "Run 'npuready VERB --help' for each verb.",
     )
-    from npuready import __version__
+    from npuready.version import __version__
 
     parser.add_argument("--version", action="version", version=f"npuready {__version__}")
     parser.add_argument("--debug", action="store_true", help=DEBUG_HELP)

@@ -4,6 +4,7 @@ import pytest
 
 from npuready.graph import load
 from npuready.graph.resolve import onnx_inferred
+from npuready.graph.shape_summary import shape_summary
 
 import shape_patterns as sp
 
@@ -49,7 +50,7 @@ def test_folded_nodes_and_shape_computations():
     assert g.folded == g.shape_folded | {"axis1", "one", "two", "zero"}
     assert g.constant("end").tolist() == [4]
     assert g.constant("c").tolist() == [8]
-    assert g.shape_summary() == {"shape_ops_folded": 5, "folded_nodes": 9, "unresolved_values": 0, "pinned": None}
+    assert shape_summary(g) == {"shape_ops_folded": 5, "folded_nodes": 9, "unresolved_values": 0, "pinned": None}
 
 
 def test_cls_token_expand_is_a_compile_time_constant():

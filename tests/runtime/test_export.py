@@ -92,3 +92,10 @@ def test_export_refuses_post_processing_in_the_graph(tmp_path):
 def test_export_refuses_non_static_shape(tmp_path):
     with pytest.raises(InputError, match="positive integer"):
         export_logits(TinyDetector(), (1, 3, 0, SIZE), tmp_path / "bad.onnx")
+
+
+def test_decoding_ops_are_postprocessing_too():
+    """ArgMin and NonZero decode scores like ArgMax and TopK: kept out of a logits-out graph as well."""
+    from npuready.runtime.export import POSTPROCESS_OPS
+
+    assert {"ArgMin", "NonZero", "ArgMax", "TopK", "NonMaxSuppression", "Sigmoid", "Softmax"} == POSTPROCESS_OPS

@@ -113,8 +113,8 @@ def test_bad_declarations_are_one_clear_error(old, new, message, tmp_path):
         parse_target_file(path)
 
 
-def test_every_hand_written_target_declares_norms_and_resize_with_sources():
-    for name in ("edge-10", "edge-10-nolut", "ethos-u55-128", "ethos-u65-256", "pcie-80", "tiny-1"):
+def test_every_hand_written_target_declares_norms_and_resize_with_sources(hand_written_targets):
+    for name in hand_written_targets:
         t = load_target(name)
         assert {"norms", "resize"} <= set(t.sources) and t.norms, name
     u55 = load_target("ethos-u55-128")

@@ -20,11 +20,11 @@ import onnx
 
 from npuready.errors import InputError
 from npuready.graph import Graph, load
+from npuready.graph.unresolved import require_pinned
 from npuready.lint import api as lint_api
 from npuready.lint.policy import DEFAULT_PROFILE, check_profile
 from npuready.lint.rule import LintOptions
 from npuready.partition.placement import EDGE_POLICIES
-from npuready.partition.unresolved import require_pinned
 from npuready.targets import DEFAULT_TARGET, Target, load_target
 
 if TYPE_CHECKING:

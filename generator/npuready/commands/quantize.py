@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     batches = [data.x[i:i + 1] for i in range(len(data.x))]
     model, decomposed = g.model, 0
     if args.layernorm == "decompose":
-        from npuready.engine.decompose_layernorm import decompose_layernorm
+        from npuready.quant.decompose_layernorm import decompose_layernorm
 
         model, decomposed = decompose_layernorm(model)
     if args.baseline:

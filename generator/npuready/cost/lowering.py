@@ -64,10 +64,10 @@ from npuready.cost.mac_block import MacOp
 from npuready.cost.transpose import swap_transfer_bytes, transpose_swaps
 from npuready.cost.workload import BIAS_BYTES, Workload, _is_const, _mac_op, _numel, _shape, conv_weights, hwc, workload
 from npuready.targets.gelu_pattern import gelu_members, gelu_span
-from npuready.graph import Graph, Node
+from npuready.graph import Graph, Node, families
 from npuready.targets import Target
 
-OUTPUT_STAGE_OPS = frozenset({"Conv", "ConvTranspose", "Gemm", "MatMul", "Add", "Sub", "Mul"})
+OUTPUT_STAGE_OPS = families.MAC | {"Add", "Sub", "Mul"}
 LUT = "LUT"  # a lookup table applied in the previous op's output stage: no pass of its own
 SHIFT = "BitShift"  # Vela's ASR/SHL: binary elementwise ops (shift amount is the second operand)
 MAX_HW_STRIDE = 3  # larger kernel strides must be decomposed (regor architecture/ethosu55/ethos_u55_constraints.cpp)

@@ -40,13 +40,16 @@ from npuready.cost.placement import CPU, FOLDED, NPU, place_nodes
 from npuready.cost.report import CostReport, LayerCost, Transfer
 from npuready.cost.weight_stream import ETHOS_U_CODEC, encoded_layer_bytes
 from npuready.cost.workload import HOST_FLOPS, Workload, workload
-from npuready.graph import Graph, Node, load
-from npuready.partition.unresolved import require_pinned
+from npuready.graph import Graph, Node, families, load
+from npuready.graph.shape_summary import shape_summary
+from npuready.graph.unresolved import require_pinned
 from npuready.targets import DEFAULT_TARGET, Target, load_target
 
-BINARY_OPS = frozenset({"Add", "Sub", "Mul", "Div", "Max", "Min", "Pow", "Sum", "Mean", "BitShift"})
+BINARY_OPS = families.ELEMENTWISE_BINARY
 FUSED = "fused into the producing layer"
 GLOBAL_MEAN_OPS = frozenset({"GlobalAveragePool", "ReduceMean"})
+#: producers whose output stage absorbs a following activation or BatchNormalization (``_fused``)
+FUSING_PRODUCERS = families.MAC | {"BatchNormalization", "Add"}
 DW_KERNEL_STEP = 4  # kernel elements a dot-product engine's depthwise mode consumes per step (Ethos-U: 4)
 
 
@@ -54,7 +57,7 @@ def estimate(model: "str | os.PathLike | Graph", target: "str | Target" = DEFAUL
              progress=None, placement=None) -> CostReport:
     """Cost every node of ``model`` on ``target`` with the partition planner's placement under the ``edges``
     policy ("npu" or "cpu": post-processing after the last MAC op on the host). Raises ``InputError`` when a
-    graph input's dims are not pinned (load the graph with ``pins``; ``npuready.partition.unresolved``).
+    graph input's dims are not pinned (load the graph with ``pins``; ``npuready.graph.unresolved``).
     ``placement`` hands over a decided placement (the partition plan of this graph, target and edges policy,
     or a lint run's placements; ``npuready.analysis``) instead of linting and placing again.
     ``progress(nodes, description)`` may wrap the node loop (a progress bar: encoding a large model's weights
@@ -81,7 +84,7 @@ def estimate(model: "str | os.PathLike | Graph", target: "str | Target" = DEFAUL
         notes.append(f"{len(unknown)} node(s) with unknown shapes cost 0: {', '.join(unknown[:5])}")
     label = str(graph.path) if graph.path else graph.name
     return CostReport(label, tgt.name, tgt.clock_mhz, tgt.macs_per_cycle, tuple(layers), tuple(transfers),
-                      placed.source, tuple(notes), graph.shape_summary())
+                      placed.source, tuple(notes), shape_summary(graph))
 
 
 def _fused(graph: Graph, node: Node) -> bool:
@@ -94,7 +97,7 @@ def _fused(graph: Graph, node: Node) -> bool:
         if p.op_type in ("QuantizeLinear", "DequantizeLinear"):
             name = p.inputs[0]
             continue
-        if p.op_type in ("Conv", "ConvTranspose", "Gemm", "MatMul", "BatchNormalization", "Add"):
+        if p.op_type in FUSING_PRODUCERS:
             return len(graph.consumers.get(name, ())) == 1
         return False
     return False

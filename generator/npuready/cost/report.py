@@ -27,7 +27,8 @@ class LayerCost:
     macs: int
     compute_cycles: int
     memory_cycles: int
-    cycles: int  # NPU: max(compute, memory); CPU: host time in NPU clock cycles
+    cycles: int  # NPU: max(compute, memory) + DRAM latency (once per layer touching DRAM); CPU: host time
+    #             in NPU clock cycles
     bound: str  # compute | memory | host | none
     utilisation: float  # MACs / (cycles * MACs per cycle) of the MAC array
     sram_bytes: int
@@ -75,7 +76,7 @@ class CostReport:
     transfers: tuple[Transfer, ...]
     placement_source: str
     notes: tuple[str, ...] = field(default=())
-    shapes: dict[str, Any] = field(default_factory=dict)  # Graph.shape_summary(): folded counts, pins
+    shapes: dict[str, Any] = field(default_factory=dict)  # graph.shape_summary.shape_summary(): folded counts, pins
 
     # ----- totals ---------------------------------------------------------------------------
     @property

@@ -1,4 +1,5 @@
-"""The deploy pipeline (seed 000): lint → partition → calibrate → INT8 PTQ → integer engine → parity gate → register.
+"""The deploy pipeline, one model from ONNX to a registered INT8 build: lint → partition → calibrate → INT8 PTQ →
+integer engine → parity gate → register.
 
 Each stage returns evidence; a stage that blocks stops the pipeline and the refusal goes to the
 registry's ``rejections`` with its reason. Lint blocks on any ERROR; the integer export blocks when
@@ -124,7 +125,7 @@ def _cost(rep) -> StageResult:
 def deploy(model_path: "str | Path", settings: Settings, command: str,
            log: Callable[[str], None] = lambda s: None) -> DeployResult:
     """Run the pipeline on a float ONNX model and register it or record the refusal. Raises InputError."""
-    from npuready.experiments.context import sha256_file
+    from npuready.data.sha import sha256_file
     from npuready.graph import load
     from npuready.targets import load_target
 

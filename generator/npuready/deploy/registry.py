@@ -41,7 +41,7 @@ from npuready.atomic import write_json
 from npuready.deploy.faults import checkpoint
 from npuready.deploy.names import case_clash, check_name, inside
 from npuready.errors import InputError
-from npuready.experiments.context import sha256_file
+from npuready.data.sha import sha256_file
 from npuready.nesting import parsed
 
 INDEX_VERSION = 1

@@ -25,6 +25,8 @@ import numpy as np
 
 from npuready.engine.cpp_weights import prepared as _prepared
 from npuready.engine.intgraph import IntGraph, IntOp
+from npuready.engine.ops import MODULES, add, matmul, mean, mul, prelu
+from npuready.engine.ops.descriptor import scalar_args
 from npuready.engine.ops.lut import reshaped
 from npuready.engine.ops.pad import padded
 from npuready.engine.ops.resize import gather
@@ -54,24 +56,25 @@ def _array_pointer(dtype) -> type:
 _P8, _P16, _P32, _PF, _P64 = (_array_pointer(t) for t in (np.int8, np.int16, np.int32, np.float32, np.int64))
 _I, _L = C.c_int, C.c_int64
 
+#: a descriptor's C type -> its ctypes argument type
+CTYPE = {"i8*": _P8, "i16*": _P16, "i32*": _P32, "i64*": _P64, "f32*": _PF, "int": _I, "int64": _L,
+         "float": C.c_float}
+#: C++ symbol -> argument types: derived from the op descriptors that declare their C++ kernel, the rest by hand
 SIGNATURES = {
+    **{m.DESCRIPTOR.cpp.symbol: [CTYPE[t] for t in m.DESCRIPTOR.cpp.argtypes(m.DESCRIPTOR.params)]
+       for m in MODULES if m.DESCRIPTOR.cpp is not None},
     "npr_conv": [_P8] + [_I] * 4 + [_P8, _P32] + [_I] * 4 + [_P32] + [_I] * 11 + [_P32, _P32, _I, _I, _I, _P8],
     "npr_gemm": [_P8, _I, _I, _P32, _P16, _I, _P32, _I, _I, _P32, _P32, _I, _I, _I, _P8],
-    "npr_add": [_P8, _P8, _L] + [_I] * 3 + [_I] * 6 + [_I] * 4 + [_P8],
-    "npr_mul": [_P8, _P8, _L, _I, _I, _I, _I, _I, _I, _I, _I, _P8],
     "npr_maxpool": [_P8] + [_I] * 12 + [_P8],
     "npr_avgpool": [_P8] + [_I] * 12 + [_P8],
-    "npr_mean": [_P8, _L] + [_I] * 8 + [_P8],
     "npr_rescale": [_P8, _L] + [_I] * 8 + [_P8],
     "npr_lut": [_P8, _L, _P8, _P8],
     "npr_quantize": [_PF, _L, C.c_float, _I, _I, _P8],
     "npr_transpose": [_P8, _I, _P64, _P32, _P8],
     "npr_concat": [C.POINTER(C.c_void_p), _P64, _I, _L, _L, _P8],
     "npr_gather": [_P8, _L, _L, _L, _P64, _L, _P8],
-    "npr_matmul": [_P8, _P8, _L, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _P8],
     "npr_softmax": [_P8, _L, _I, _P64, _I, _P8],
     "npr_resize_bilinear": [_P8, _L] + [_I] * 4 + [_P64] * 6 + [_P8],
-    "npr_prelu": [_P8, _P8, _L] + [_I] * 10 + [_P8],
     "npr_convtranspose": [_P8] + [_I] * 4 + [_P8] + [_I] * 3 + [_P32] + [_I] * 10 + [_P32, _P32] + [_I] * 3 + [_P8],
     "npr_batchnorm": [_P8, _L, _I, _L, _P8, _P32, _I, _P32, _P32, _I, _I, _I, _I, _P8],
     "npr_layernorm": [_P8, _L, _I, _I, _I, _L, _I, _I, _P64, _P64, _I, _I, _P8],
@@ -201,10 +204,7 @@ def _add(op, xs, r):
     p = op.params
     a, b = _broadcast8(xs[0], xs[1])
     y = np.empty_like(a)
-    library().npr_add(a, b, a.size, p["input1_zero_point"], p["input2_zero_point"], p["left_shift"],
-                      p["input1_multiplier"], p["input1_shift"], p["input2_multiplier"], p["input2_shift"],
-                      p["output_multiplier"], p["output_shift"], p["output_zero_point"], p["act_min"], p["act_max"],
-                      r, y)
+    library().npr_add(a, b, a.size, *scalar_args(add.Params, p), r, y)
     return y
 
 
@@ -212,8 +212,7 @@ def _mul(op, xs, r):
     p = op.params
     a, b = _broadcast8(xs[0], xs[1])
     y = np.empty_like(a)
-    library().npr_mul(a, b, a.size, p["input1_zero_point"], p["input2_zero_point"], p["multiplier"], p["shift"],
-                      p["output_zero_point"], p["act_min"], p["act_max"], r, y)
+    library().npr_mul(a, b, a.size, *scalar_args(mul.Params, p), r, y)
     return y
 
 
@@ -236,8 +235,7 @@ def _mean(op, xs, r):
     xt = _c8(np.transpose(x, keep + axes))  # reduced axes last and contiguous
     planes = int(np.prod([x.shape[a] for a in keep]))
     y = np.empty(planes, np.int8)
-    library().npr_mean(xt, planes, p["count"], p["input_zero_point"], p["multiplier"], p["shift"],
-                       p["output_zero_point"], p["act_min"], p["act_max"], r, y)
+    library().npr_mean(xt, planes, *scalar_args(mean.Params, p), r, y)
     shape = [1 if a in axes else x.shape[a] for a in range(x.ndim)] if p["keepdims"] else [x.shape[a] for a in keep]
     return y.reshape(shape)
 
@@ -261,8 +259,7 @@ def _matmul(op, xs, r):
     b = _c8(np.broadcast_to(b, (*lead, *b.shape[-2:])))
     m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
     y = np.empty((*lead, m, n), np.int8)
-    library().npr_matmul(a, b, int(np.prod(lead)), m, k, n, p["input1_zero_point"], p["input2_zero_point"],
-                         p["multiplier"], p["shift"], p["output_zero_point"], p["act_min"], p["act_max"], r, y)
+    library().npr_matmul(a, b, int(np.prod(lead)), m, k, n, *scalar_args(matmul.Params, p), r, y)
     return y
 
 
@@ -295,9 +292,7 @@ def _prelu(op, xs, r):
     p, x = op.params, _c8(xs[0])
     alpha = _c8(np.broadcast_to(p["alpha"], x.shape))
     y = np.empty_like(x)
-    library().npr_prelu(x, alpha, x.size, p["input_zero_point"], p["alpha_zero_point"], p["identity_multiplier"],
-                        p["identity_shift"], p["alpha_multiplier"], p["alpha_shift"], p["output_zero_point"],
-                        p["act_min"], p["act_max"], r, y)
+    library().npr_prelu(x, alpha, x.size, *scalar_args(prelu.Params, p), r, y)
     return y
 
 

@@ -15,7 +15,7 @@ import numpy as np
 import onnx
 
 from npuready.engine import fixedpoint
-from npuready.engine.intgraph import IntGraph, IntOp, QTensor
+from npuready.engine.intgraph import IntGraph, IntOp, QConst, QTensor, QuantParamError  # noqa: F401 (re-exported)
 from npuready.engine.static_shapes import fold_static_shapes
 from npuready.errors import InputError
 from npuready.graph import load as load_graph
@@ -25,12 +25,6 @@ CLAMPS = {"Relu", "Clip"}
 #: a stored bias scale must equal input scale × weight scale within this relative tolerance (float32 rounding
 #: of the product is ~6e-8; the quantiser writes the product itself)
 BIAS_SCALE_RTOL = 1e-6
-
-
-class QuantParamError(InputError):
-    """A quantisation parameter stored in the QDQ model that no integer build can use (non-finite or
-    non-positive scale, a bias whose scale is not input scale × weight scale, a non-zero bias zero point).
-    The message names the tensor; the parity gate reports it as a failed integer rung."""
 
 
 def check_scale(tensor: str, scale: np.ndarray) -> np.ndarray:
@@ -50,18 +44,6 @@ FLOAT_OPERAND_OPS = {"Add", "Sub", "Mul"}  # elementwise ops whose float constan
 
 def _is_float(v) -> bool:
     return v is not None and np.asarray(v).dtype.kind == "f"
-
-
-@dataclass(frozen=True)
-class QConst:
-    """A constant behind a DequantizeLinear: integer values, scale(s), zero point(s), quantisation axis."""
-
-    values: np.ndarray
-    scale: np.ndarray
-    zero_point: np.ndarray
-    axis: int
-    name: str = ""        # the stored integer tensor (DequantizeLinear input)
-    scale_name: str = ""  # its stored scale
 
 
 class Builder:

@@ -19,6 +19,24 @@ from npuready.atomic import write_bytes
 from npuready.errors import InputError
 
 
+class QuantParamError(InputError):
+    """A quantisation parameter stored in the QDQ model that no integer build can use (non-finite or
+    non-positive scale, a bias whose scale is not input scale × weight scale, a non-zero bias zero point).
+    The message names the tensor; the parity gate reports it as a failed integer rung."""
+
+
+@dataclass(frozen=True)
+class QConst:
+    """A constant behind a DequantizeLinear: integer values, scale(s), zero point(s), quantisation axis."""
+
+    values: np.ndarray
+    scale: np.ndarray
+    zero_point: np.ndarray
+    axis: int
+    name: str = ""        # the stored integer tensor (DequantizeLinear input)
+    scale_name: str = ""  # its stored scale
+
+
 @dataclass(frozen=True)
 class QTensor:
     """An int8 activation: ``real = scale * (code - zero_point)``. ``float_name`` is the QDQ tensor it quantises."""

@@ -95,7 +95,7 @@ def _input_shape(graph) -> tuple[int, ...]:
 
 
 def _quantize(model, calibration: list[np.ndarray], settings: Settings):
-    from npuready.engine.decompose_layernorm import decompose_layernorm
+    from npuready.quant.decompose_layernorm import decompose_layernorm
     from npuready.quant.ptq import quantize_model
 
     decomposed = 0
@@ -109,7 +109,7 @@ def export_model(model_path: "str | Path", settings: Settings, command: str,
     """Run the export; return what was written (or why nothing was). Raises InputError on bad input."""
     from npuready.cost import estimate
     from npuready.deploy.calibration import read_folder, split
-    from npuready.experiments.context import sha256_file
+    from npuready.data.sha import sha256_file
     from npuready.graph import load
     from npuready.preprocess.resolve import resolve_spec
     from npuready.targets import load_target

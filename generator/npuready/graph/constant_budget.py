@@ -25,10 +25,10 @@ import onnx
 from onnx import numpy_helper
 
 from npuready.errors import InputError
+from npuready.graph import families
 from npuready.inputs.budget import MAX_CONSTANT_BYTES as DEFAULT_MAX_CONSTANT_BYTES
 OPTION = "--max-constant-bytes"
-NONDETERMINISTIC = frozenset({"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike",
-                              "Multinomial", "Bernoulli"})
+NONDETERMINISTIC = families.RANDOM
 _limit = DEFAULT_MAX_CONSTANT_BYTES
 
 

@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from npuready.graph import families
+
 if TYPE_CHECKING:
     from npuready.graph.view import Graph, Node
 
 # Ops whose output is not a function of their inputs: never folded at compile time.
-NONDETERMINISTIC = frozenset({"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike",
-                              "Multinomial", "Bernoulli"})
-SHAPE_SOURCES = frozenset({"Shape", "Size"})
+NONDETERMINISTIC = families.RANDOM
+SHAPE_SOURCES = families.SHAPE_SOURCES
 MAX_FOLDED_ELEMENTS = 1 << 16  # a shape computation's value is small; larger ones are left to run time
 
 

@@ -300,17 +300,6 @@ class Graph:
         the resolved shapes, and ``constant`` returns them."""
         return self._folding[1]
 
-    def shape_summary(self) -> dict[str, Any]:
-        """What shape resolution did, for the reports: folded node counts and the pins applied; with
-        ``imported`` (``npuready.importer.Imported.to_dict``) when the loader's importer rewrote the model."""
-        from npuready.graph.dynamic import unresolved_values
-
-        out = {"shape_ops_folded": len(self.shape_folded), "folded_nodes": len(self.folded),
-               "unresolved_values": len(unresolved_values(self)), "pinned": self.pinned or None}
-        if self.imported:
-            out["imported"] = self.imported.to_dict()
-        return out
-
     @property
     def output_names(self) -> tuple[str, ...]:
         return tuple(o.name for o in self.outputs)

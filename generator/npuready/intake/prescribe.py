@@ -11,14 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from npuready.graph import families
 from npuready.intake.diagnosis import Diagnosis
 from npuready.intake.risks import INT8_LEVELS
 from npuready.intake.whatif import (bypass, equivalent, measure, replacement_op, rewrite_equivalents, swap_ops,
                                     used_tensors)
 from npuready.targets import Target, load_target
 
-POSTPROCESS_OPS = frozenset({"NonMaxSuppression", "TopK", "ArgMax", "ArgMin", "NonZero", "Sigmoid", "Softmax",
-                             "ReduceMax", "Gather", "GatherElements", "GatherND"})
+POSTPROCESS_OPS = families.POSTPROCESS
 # Element-wise activations a swap can replace (Softmax/Exp are not activations one swaps: they stay ERRORs).
 SWAPPABLE = frozenset({"Erf", "Gelu", "Sigmoid", "Tanh", "HardSwish", "HardSigmoid", "Elu", "Selu", "Celu",
                        "Softplus", "Softsign", "Mish", "Swish", "ThresholdedRelu", "Shrink"})

@@ -39,7 +39,7 @@ def intake(model: str, target: str, apply: bool = False, recovery_steps: int | N
     """Diagnose and prescribe for ``model`` (an .onnx path or a zoo name); apply when asked (zoo only).
     ``pins`` (``npuready.graph.pins.ShapePins``) fix the graph inputs' dims before the diagnosis."""
     from npuready.errors import InputError
-    from npuready.experiments.context import sha256_file
+    from npuready.data.sha import sha256_file
     from npuready.graph import load
     from npuready.intake.diagnosis import diagnose
     from npuready.intake.prescribe import prescribe

@@ -11,7 +11,7 @@
   limited by the 256 int8 input codes) or, on a target without tables, on the host (the int8 tensor
   is dequantised, leaves the NPU and comes back).
 - ``integer-coverage``: a node npuready's integer engine (the bit-exact check against LiteRT) or its INT8
-  TFLite exporter cannot run yet (``engine.coverage``), said before anyone quantizes; a gap of this tool,
+  TFLite exporter cannot run yet (``verify.coverage``), said before anyone quantizes; a gap of this tool,
   not of the target.
 
 Every risk rests on the float weights and the target description, not on a quantised run.
@@ -23,7 +23,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from npuready.graph import Graph, Node
+from npuready.graph import Graph, Node, families
 from npuready.lint.rules.r005_activation_allowlist import ACTIVATION_OPS
 from npuready.lint.rules.r006_unfoldable_norm import check as norm_check
 from npuready.lint.rule import LintOptions
@@ -31,9 +31,9 @@ from npuready.targets import Target
 
 MIN_LEVELS = 16  # positive int8 levels the narrowest channel must keep under a per-tensor scale (4 bits)
 INT8_LEVELS = 127
-WEIGHTED = ("Conv", "ConvTranspose", "Gemm", "MatMul")
+WEIGHTED = families.MAC
 # Activations that are piecewise linear: fused into the output stage, never a table.
-PIECEWISE_LINEAR = frozenset({"Relu", "Clip", "LeakyRelu", "PRelu"})
+PIECEWISE_LINEAR = families.PIECEWISE_LINEAR
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,7 @@ def activation_risks(graph: Graph, target: Target) -> list[QuantRisk]:
 
 
 def coverage_risks(graph: Graph) -> list[QuantRisk]:
-    from npuready.engine.coverage import gaps
+    from npuready.verify.coverage import gaps
 
     out = []
     for gap in gaps(graph):

@@ -25,6 +25,7 @@ import onnx
 
 from npuready.errors import InputError
 from npuready.graph import Graph, load
+from npuready.graph.shape_summary import shape_summary
 from npuready.lint.baseline import Baseline, apply_baseline
 from npuready.lint.config import LintConfig
 from npuready.lint.policy import DEFAULT_PROFILE, check_profile
@@ -106,7 +107,7 @@ def run_lint(graph: Graph, target: Target, options: LintOptions = LintOptions(),
                         inference_error=graph.inference_error, rules_run=tuple(r.id for r in selected),
                         model_key=model_key, config=str(config.path) if config and config.path else None,
                         baseline=baseline.path if baseline else None, fail_on=config.fail_on if config else "error",
-                        shapes=graph.shape_summary())
+                        shapes=shape_summary(graph))
     return LintRun(report, node_errors, graph_errors, placed)
 
 
@@ -126,7 +127,7 @@ def _errors(findings: list[Finding], node_order: Mapping[str, int]
 
 
 def _pinned(graph: Graph) -> bool:
-    from npuready.partition.unresolved import require_pinned
+    from npuready.graph.unresolved import require_pinned
 
     try:
         require_pinned(graph, "the placement")

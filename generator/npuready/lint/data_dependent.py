@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import weakref
 
-from npuready.graph import Graph, Node
+from npuready.graph import Graph, Node, families
 
 _ORIGINS: "weakref.WeakKeyDictionary[Graph, list]" = weakref.WeakKeyDictionary()
 
@@ -40,8 +40,7 @@ VALUE_SIZED: dict[str, tuple[int, str]] = {
 
 
 # Ops whose output is not a function of their inputs: never folded at compile time.
-NONDETERMINISTIC = frozenset({"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike",
-                              "Multinomial", "Bernoulli", "Dropout"})
+NONDETERMINISTIC = families.RANDOM | families.TRAINING_RANDOM
 _COMPUTABLE: "weakref.WeakKeyDictionary[Graph, dict[str, bool]]" = weakref.WeakKeyDictionary()
 
 

@@ -24,7 +24,7 @@ class LintReport:
     findings: tuple[Finding, ...]
     inference_error: str | None = None
     rules_run: tuple[str, ...] = field(default=())
-    shapes: dict[str, Any] = field(default_factory=dict)  # Graph.shape_summary(): folded counts, pins
+    shapes: dict[str, Any] = field(default_factory=dict)  # graph.shape_summary.shape_summary(): folded counts, pins
     model_key: str = ""            # the model path relative to the configuration root (waivers, baseline, SARIF)
     config: str | None = None      # the configuration file applied, if any
     baseline: str | None = None    # the baseline file applied, if any

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from npuready.graph import Graph, Node
+from npuready.graph import Graph, Node, families
 
 NUMPY = "numpy (builtin)"
 RT = "npuready.runtime."
@@ -27,9 +27,8 @@ _FIXED: dict[str, tuple[str, str]] = {
     "ReduceMax": ("max over classes", RT + "select.reduce_max"),
     "NonMaxSuppression": ("non-maximum suppression", RT + "nms.nms_onnx"),
 }
-_DATA_MOVEMENT = frozenset({"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Concat", "Split", "Slice", "Gather",
-                            "GatherElements", "GatherND", "Identity", "Expand", "Tile", "Shape", "Size"})
-_ARITH = frozenset({"Add", "Sub", "Mul", "Div"})
+_DATA_MOVEMENT = families.DATA_MOVEMENT
+_ARITH = families.ARITHMETIC
 # element-wise math and reductions with a one-line NumPy equivalent
 _NUMPY_MATH = frozenset({"Sum", "Max", "Min", "Mean", "Neg", "Abs", "Floor", "Ceil", "Round", "Exp", "Log", "Sqrt",
                          "Pow", "Clip", "Where", "Equal", "Greater", "Less", "Not", "And", "Or", "ReduceSum",

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import math
 
-from npuready.graph import Graph, Node
+from npuready.graph import Graph, Node, families
 
-MAC_OPS = frozenset({"Conv", "ConvTranspose", "Gemm", "MatMul"})
+MAC_OPS = families.MAC
 
 
 def _shape(graph: Graph, name: str) -> tuple[int, ...] | None:

@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING, Any
 import onnx
 
 from npuready.graph import Graph, load
+from npuready.graph.shape_summary import shape_summary
+from npuready.graph.unresolved import require_pinned
 from npuready.partition.deps import node_reads
 from npuready.partition.inventory import InventoryItem, build_inventory
 from npuready.partition.layout import guess_layout
 from npuready.partition.macs import graph_macs
 from npuready.partition.placement import CPU, EDGE_POLICIES, FOLDED, NPU, Placement, place, with_edges
-from npuready.partition.unresolved import require_pinned
 from npuready.targets import DEFAULT_TARGET, Target, load_target
 from npuready.errors import InputError
 
@@ -143,7 +144,7 @@ class PartitionPlan:
             "transfer_elements_per_inference": self.transfer_elements,
             "total_macs": self.total_macs, "macs_unknown": list(self.macs_unknown),
             "folded": list(self.folded),
-            "shapes": self.graph.shape_summary() if self.graph is not None else None,
+            "shapes": shape_summary(self.graph) if self.graph is not None else None,
             "placements": [{"node": p.node, "op_type": p.op_type, "device": p.device, "reason": p.reason} for p in self.placements],
             "calibration": self.calibration,
             "inventory": [i.to_dict() for i in self.inventory],
@@ -163,7 +164,7 @@ def plan_partition(model: "str | os.PathLike | onnx.ModelProto | Graph", target:
     without it the planner runs lint itself with ``allow_batched_input`` and ``profile`` (the severity policy
     whose ERRORs keep nodes off the NPU, ``npuready.lint.policy``). ``lint_errors`` (node → rule ids)
     replaces lint altogether. Raises ``InputError`` when a graph input's dims are not pinned
-    (``npuready.partition.unresolved``)."""
+    (``npuready.graph.unresolved``)."""
     if edges not in EDGE_POLICIES:
         raise InputError(f"edges policy '{edges}': unknown; use one of {', '.join(EDGE_POLICIES)}")
     graph = load(model)

@@ -1,7 +1,7 @@
 """Calibration-set builder: a stratified, seeded sample written as .npy tensors plus a manifest.
 
 Tensors come from ``pipeline.apply`` (the same function inference uses) and are laid out for
-the compile mode (seed 001):
+the compile mode (what the compiled graph's input is):
 
 * ``offload`` - CPU offload keeps the CPU head in the compiled graph, so calibration data match
   the *original model input* (the spec's layout, e.g. NCHW with batch 1).

@@ -3,7 +3,7 @@
 ``diagnose(runtime, calib, spec=None)`` aligns the two step by step - layout, letterbox, crop /
 resize, channel order, value scale - and names each difference it had to undo. A spec (the
 intended preset) is optional: it resolves ambiguous layouts and lets the verdict name the
-mean/std it expected. Seed 004's common mismatches are the kinds below.
+mean/std it expected. The kinds below are the common ways a runtime input drifts from calibration's.
 """
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
 """The catalogue of injected mismatches the doctor is proven on (tests and the preprocess-doctor experiment).
 
 Each injection renders the same photo twice through ``pipeline.apply``: once with the
-calibration spec, once with a runtime spec (or buffer) that differs in exactly one way seed 004
-lists as a common mismatch. ``expected`` is the set of kinds a correct doctor names.
+calibration spec, once with a runtime spec (or buffer) that differs in exactly one of the
+common ways a deployment's preprocessing drifts from calibration's (layout, channel order, value scale,
+resize, letterbox). ``expected`` is the set of kinds a correct doctor names.
 """
 from __future__ import annotations
 

@@ -13,25 +13,11 @@ import os
 import numpy as np
 
 from npuready.errors import InputError
+from npuready.preprocess.resizers import _pil
 from npuready.preprocess.spec import PreprocessSpec
 from npuready.runtime.letterbox import letterbox_geometry  # one fit for paste and inverse
 
 ImageLike = np.ndarray | str | os.PathLike
-
-
-def _pil():
-    try:
-        from PIL import Image
-    except ImportError:  # pragma: no cover - pillow comes with the data extra
-        raise InputError("preprocess: Pillow is not installed; pip install 'npuready[data]'") from None
-    return Image
-
-
-def _resample(name: str) -> int:
-    Image = _pil()
-    return {"nearest": Image.Resampling.NEAREST, "bilinear": Image.Resampling.BILINEAR,
-            "bicubic": Image.Resampling.BICUBIC, "lanczos": Image.Resampling.LANCZOS,
-            "box": Image.Resampling.BOX, "hamming": Image.Resampling.HAMMING}[name]
 
 
 def decode(image: ImageLike, color: str = "RGB"):

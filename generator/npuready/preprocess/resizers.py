@@ -15,9 +15,22 @@ _CV2_FLAGS = {"nearest": "INTER_NEAREST", "bilinear": "INTER_LINEAR", "bicubic":
               "lanczos": "INTER_LANCZOS4", "box": "INTER_AREA"}
 
 
-def _pillow(arr: np.ndarray, size: tuple[int, int], interpolation: str) -> np.ndarray:
-    from npuready.preprocess.pipeline import _pil, _resample
+def _pil():
+    try:
+        from PIL import Image
+    except ImportError:  # pragma: no cover - pillow comes with the data extra
+        raise InputError("preprocess: Pillow is not installed; pip install 'npuready[data]'") from None
+    return Image
 
+
+def _resample(name: str) -> int:
+    Image = _pil()
+    return {"nearest": Image.Resampling.NEAREST, "bilinear": Image.Resampling.BILINEAR,
+            "bicubic": Image.Resampling.BICUBIC, "lanczos": Image.Resampling.LANCZOS,
+            "box": Image.Resampling.BOX, "hamming": Image.Resampling.HAMMING}[name]
+
+
+def _pillow(arr: np.ndarray, size: tuple[int, int], interpolation: str) -> np.ndarray:
     Image = _pil()
     im = Image.fromarray(arr[:, :, 0] if arr.shape[2] == 1 else arr)
     out = np.asarray(im.resize((size[1], size[0]), _resample(interpolation)), dtype=np.uint8)

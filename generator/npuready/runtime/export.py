@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Sequence
 
 from npuready.errors import InputError
+from npuready.graph import families
 
 # post-processing ops that must not appear in an exported "logits out" graph
-POSTPROCESS_OPS = frozenset({"Sigmoid", "NonMaxSuppression", "TopK", "ArgMax", "Softmax"})
+POSTPROCESS_OPS = families.SELECTION | families.SCORES
 
 
 def export_logits(module, input_shape: Sequence[int], path: "str | os.PathLike", input_name: str = "images",

@@ -1,36 +1,41 @@
 """Integer kernels, one module per op with the same skeleton: params (build), checks, loop, epilogue (run).
 
-``OPS`` maps an ONNX op type to the module that exports it; ``KERNELS`` maps an integer-graph op kind
-to the module that runs it. Explicit dicts, no scanning.
+Each module declares itself once (``DESCRIPTOR``, ``engine.ops.descriptor``); the registries are built from
+those declarations over the explicit module list below (no scanning). ``OPS`` maps an ONNX op type to the module
+that exports it; ``KERNELS`` maps an integer-graph op kind to the module that runs it; ``EMITS`` maps an ONNX op
+type to the further kernel modules its ``build`` may emit (MatMul of two activations, Split as slices).
 """
 from __future__ import annotations
+
+from types import ModuleType
 
 from npuready.engine.ops import (add, avgpool, batchnorm, concat, constant, conv, convtranspose, gather, gemm,
                                  layernorm, lut, matmul, maxpool, mean, mul, pad, prelu, quantize, reshape, rescale,
                                  resize, slice, softmax, split, transpose)
 
+#: every op module; each declares ``DESCRIPTOR``
+MODULES: tuple[ModuleType, ...] = (
+    conv, gemm, add, mul, concat, maxpool, avgpool, mean, reshape, transpose, rescale, gather, softmax, layernorm,
+    slice, pad, prelu, split, resize, batchnorm, convtranspose, lut, quantize, constant, matmul,
+)
+
+
+def _claims(attribute: str) -> dict[str, ModuleType]:
+    out: dict[str, ModuleType] = {}
+    for module in MODULES:
+        for name in getattr(module.DESCRIPTOR, attribute):
+            if name in out:
+                raise ValueError(f"{attribute} {name!r} is declared by both {out[name].__name__} and {module.__name__}")
+            out[name] = module
+    return out
+
+
 #: ONNX op type -> module with ``build(builder, node) -> IntOp``
-OPS = {
-    "Conv": conv, "Gemm": gemm, "MatMul": gemm, "Add": add, "Mul": mul, "Concat": concat,
-    "MaxPool": maxpool, "AveragePool": avgpool, "GlobalAveragePool": mean, "ReduceMean": mean,
-    "Reshape": reshape, "Flatten": reshape, "Squeeze": reshape, "Unsqueeze": reshape, "Transpose": transpose,
-    "Relu": rescale, "Clip": rescale, "Gather": gather, "Softmax": softmax, "LayerNormalization": layernorm,
-    "Sub": add, "Slice": slice, "Pad": pad, "PRelu": prelu, "Split": split, "Resize": resize, "Div": mul,
-    "BatchNormalization": batchnorm, "ConvTranspose": convtranspose,
-    "Pow": lut,  # by a constant scalar only: a table (a decomposed LayerNorm's (v + eps)^-1/2)
-    **{name: lut for name in lut.OPS},
-}
+OPS = _claims("onnx_types")
 # Div/Mul/Add/Sub/Pow by a plain float scalar join a lookup-table chain (lut.is_unary) before this lookup.
 
-#: ONNX op type -> further kernel modules its ``build`` may emit (MatMul of two activations, Split as slices)
-EMITS = {"MatMul": (matmul,), "Split": (slice,)}
-
 #: integer op kind -> module with ``run(op, inputs) -> int8 array``
-KERNELS = {
-    "Quantize": quantize, "Conv": conv, "Gemm": gemm, "Add": add, "Mul": mul, "Concat": concat,
-    "MaxPool": maxpool, "AveragePool": avgpool, "Mean": mean, "Reshape": reshape, "Transpose": transpose,
-    "Rescale": rescale, "Lut": lut, "Constant": constant, "Gather": gather, "MatMul": matmul,
-    "Softmax": softmax, "LayerNorm": layernorm, "Slice": slice, "Resize": resize, "Pad": pad,
-    "PRelu": prelu, "ResizeBilinear": resize, "BatchNorm": batchnorm,
-    "ConvTranspose": convtranspose,
-}
+KERNELS = _claims("kinds")
+
+#: ONNX op type -> further kernel modules its ``build`` may emit
+EMITS = {onnx_type: (KERNELS[kind],) for module in MODULES for onnx_type, kind in module.DESCRIPTOR.emits}

@@ -6,12 +6,37 @@ multiplier negated (as TFLite's int8 SUB does). Broadcasting follows NumPy (ONNX
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntOp
+from npuready.engine.ops.descriptor import CppKernel, OpDescriptor, as_params
 
 LEFT_SHIFT = 20
+
+
+@dataclass(frozen=True)
+class Params:
+    """Add's integer parameters (``IntOp.params``), in ``npr_add``'s argument order after (a, b, count)."""
+
+    input1_zero_point: int
+    input2_zero_point: int
+    left_shift: int
+    input1_multiplier: int
+    input1_shift: int
+    input2_multiplier: int  # negated for Sub
+    input2_shift: int
+    output_multiplier: int
+    output_shift: int
+    output_zero_point: int
+    act_min: int
+    act_max: int
+
+
+DESCRIPTOR = OpDescriptor(("Add", "Sub"), ("Add",), params=Params,
+                          cpp=CppKernel("npr_add", head=("i8*", "i8*", "int64")))
 
 
 # ----- params -------------------------------------------------------------------------------
@@ -24,12 +49,11 @@ def build(b, node) -> IntOp:
     if node.op_type == "Sub":
         m2 = -m2
     mo, so = fixedpoint.quantize_multiplier(twice_max / float(np.float32((1 << LEFT_SHIFT) * np.float32(out.scale))))
-    return IntOp(node.name, "Add", (a.name, c.name), (out.name,), {
-        "input1_zero_point": a.zero_point, "input2_zero_point": c.zero_point, "left_shift": LEFT_SHIFT,
-        "input1_multiplier": m1, "input1_shift": s1, "input2_multiplier": m2, "input2_shift": s2,
-        "output_multiplier": mo, "output_shift": so, "output_zero_point": out.zero_point,
-        "act_min": lo, "act_max": hi,
-    }, b.rounding)
+    return IntOp(node.name, "Add", (a.name, c.name), (out.name,), as_params(Params(
+        input1_zero_point=a.zero_point, input2_zero_point=c.zero_point, left_shift=LEFT_SHIFT,
+        input1_multiplier=m1, input1_shift=s1, input2_multiplier=m2, input2_shift=s2,
+        output_multiplier=mo, output_shift=so, output_zero_point=out.zero_point, act_min=lo, act_max=hi,
+    )), b.rounding)
 
 
 # ----- loop + epilogue ----------------------------------------------------------------------

@@ -10,8 +10,11 @@ import numpy as np
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntOp
 from npuready.engine.ops import rescale
+from npuready.engine.ops.descriptor import OpDescriptor
 from npuready.engine.ops.window import pool_attrs, windows
 from npuready.errors import InputError
+
+DESCRIPTOR = OpDescriptor(("AveragePool",), ("AveragePool",))
 
 
 # ----- params -------------------------------------------------------------------------------

@@ -13,7 +13,10 @@ import numpy as np
 
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntOp
+from npuready.engine.ops.descriptor import OpDescriptor
 from npuready.errors import InputError
+
+DESCRIPTOR = OpDescriptor(("BatchNormalization",), ("BatchNorm",))
 
 #: largest bias code magnitude allowed (headroom below int32 so acc = v·w + bias cannot overflow)
 BIAS_LIMIT = float(1 << 30)

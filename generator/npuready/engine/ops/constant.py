@@ -10,6 +10,9 @@ import numpy as np
 
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntOp
+from npuready.engine.ops.descriptor import OpDescriptor
+
+DESCRIPTOR = OpDescriptor((), ("Constant",))
 
 
 def quantize_operand(values) -> tuple[np.ndarray, float]:

@@ -13,9 +13,12 @@ from __future__ import annotations
 import numpy as np
 
 from npuready.engine import fixedpoint
-from npuready.engine.intgraph import IntOp
-from npuready.engine.export import QuantParamError
+from npuready.engine.exact_accumulate import exact_dtype
+from npuready.engine.intgraph import IntOp, QuantParamError
+from npuready.engine.ops.descriptor import OpDescriptor
 from npuready.errors import InputError
+
+DESCRIPTOR = OpDescriptor(("Conv",), ("Conv",))
 
 
 # ----- params -------------------------------------------------------------------------------
@@ -50,12 +53,6 @@ def build(b, node) -> IntOp:
 
 
 # ----- loop ---------------------------------------------------------------------------------
-def _exact_dtype(w: np.ndarray, k: int):
-    """float32 when every partial sum stays below 2^24 (then exact), else float64 (exact below 2^53)."""
-    bound = k * 255 * int(np.abs(w.astype(np.int64)).max(initial=0))
-    return np.float32 if bound < (1 << 24) else np.float64
-
-
 def accumulate(p, x: np.ndarray) -> np.ndarray:
     """int32 accumulators (N, O, OH, OW) as int64, bias included."""
     wq = p["weight"]
@@ -63,7 +60,7 @@ def accumulate(p, x: np.ndarray) -> np.ndarray:
     sh, sw = p["strides"]
     dh, dw = p["dilations"]
     t, l, bo, r = p["pads"]
-    dt = _exact_dtype(wq, cg * kh * kw)
+    dt = exact_dtype(wq, cg * kh * kw)
     w = wq.astype(dt)
     xi = np.pad(x.astype(dt) - dt(p["input_zero_point"]), ((0, 0), (0, 0), (t, bo), (l, r)))
     n, c, hp, wp = xi.shape

@@ -13,9 +13,11 @@ from __future__ import annotations
 import numpy as np
 
 from npuready.engine import fixedpoint
-from npuready.engine.export import QuantParamError
-from npuready.engine.intgraph import IntOp
+from npuready.engine.intgraph import IntOp, QuantParamError
+from npuready.engine.ops.descriptor import OpDescriptor
 from npuready.errors import InputError
+
+DESCRIPTOR = OpDescriptor(("ConvTranspose",), ("ConvTranspose",))
 
 
 def geometry(node, in_hw, kernel) -> dict:

@@ -5,7 +5,10 @@ import numpy as np
 
 from npuready.engine.intgraph import IntOp
 from npuready.engine.ops import rescale
+from npuready.engine.ops.descriptor import OpDescriptor
 from npuready.errors import InputError
+
+DESCRIPTOR = OpDescriptor(("Gather",), ("Gather",))
 
 
 # ----- params -------------------------------------------------------------------------------

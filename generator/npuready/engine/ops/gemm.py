@@ -8,10 +8,12 @@ from __future__ import annotations
 import numpy as np
 
 from npuready.engine import fixedpoint
-from npuready.engine.intgraph import IntOp
-from npuready.engine.ops.conv import _exact_dtype
-from npuready.engine.export import QuantParamError
+from npuready.engine.exact_accumulate import exact_dtype
+from npuready.engine.intgraph import IntOp, QuantParamError
+from npuready.engine.ops.descriptor import OpDescriptor
 from npuready.errors import InputError
+
+DESCRIPTOR = OpDescriptor(("Gemm", "MatMul"), ("Gemm",), emits=(("MatMul", "MatMul"),))
 
 
 # ----- params -------------------------------------------------------------------------------
@@ -52,7 +54,7 @@ def build(b, node) -> IntOp:
 def accumulate(p, x: np.ndarray) -> np.ndarray:
     lead = x.shape[:-1]
     w = p["weight"]
-    dt = _exact_dtype(w, w.shape[1])
+    dt = exact_dtype(w, w.shape[1])
     xi = x.reshape(-1, x.shape[-1]).astype(dt) - dt(p["input_zero_point"])
     acc = (xi @ w.astype(dt).T).astype(np.int64) + p["bias"].astype(np.int64)
     return acc.reshape(*lead, -1)

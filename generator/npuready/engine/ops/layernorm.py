@@ -14,7 +14,10 @@ import numpy as np
 
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntOp
+from npuready.engine.ops.descriptor import OpDescriptor
 from npuready.errors import InputError
+
+DESCRIPTOR = OpDescriptor(("LayerNormalization",), ("LayerNorm",))
 
 
 def _dequant(c) -> np.ndarray:

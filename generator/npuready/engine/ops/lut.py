@@ -16,6 +16,7 @@ import numpy as np
 
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntOp, QTensor
+from npuready.engine.ops.descriptor import OpDescriptor
 from npuready.errors import InputError
 
 
@@ -51,6 +52,8 @@ def function(node):
 
 
 OPS = ("Sigmoid", "Tanh", "HardSigmoid", "HardSwish", "Gelu", "LeakyRelu", "Elu", "Erf")
+#: Pow by a constant scalar only: a table (a decomposed LayerNorm's (v + eps)^-1/2)
+DESCRIPTOR = OpDescriptor((*OPS, "Pow"), ("Lut",))
 SCALAR_OPS = ("Div", "Mul", "Add", "Sub", "Pow")
 
 

@@ -5,10 +5,31 @@ with the multiplier s_a·s_b/s_out and the declared rounding. NumPy broadcasting
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntOp
+from npuready.engine.ops.descriptor import CppKernel, OpDescriptor, as_params
+
+
+@dataclass(frozen=True)
+class Params:
+    """MatMul's integer parameters (``IntOp.params``), in ``npr_matmul``'s argument order after
+    (a, b, batch, m, k, n)."""
+
+    input1_zero_point: int
+    input2_zero_point: int
+    multiplier: int  # s_a · s_b / s_out
+    shift: int
+    output_zero_point: int
+    act_min: int
+    act_max: int
+
+
+DESCRIPTOR = OpDescriptor((), ("MatMul",), params=Params,
+                          cpp=CppKernel("npr_matmul", head=("i8*", "i8*", "int64", "int", "int", "int")))
 
 
 # ----- params -------------------------------------------------------------------------------
@@ -16,9 +37,9 @@ def build(b, node) -> IntOp:
     a, c = b.act(node, 0), b.act(node, 1)
     out, lo, hi = b.output(node)
     m, s = fixedpoint.matmul_multiplier(a.scale, c.scale, out.scale)
-    return IntOp(node.name, "MatMul", (a.name, c.name), (out.name,), {
-        "input1_zero_point": a.zero_point, "input2_zero_point": c.zero_point, "multiplier": int(m),
-        "shift": int(s), "output_zero_point": out.zero_point, "act_min": lo, "act_max": hi}, b.rounding)
+    return IntOp(node.name, "MatMul", (a.name, c.name), (out.name,), as_params(Params(
+        input1_zero_point=a.zero_point, input2_zero_point=c.zero_point, multiplier=int(m), shift=int(s),
+        output_zero_point=out.zero_point, act_min=lo, act_max=hi)), b.rounding)
 
 
 # ----- loop ---------------------------------------------------------------------------------

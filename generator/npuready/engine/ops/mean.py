@@ -6,11 +6,34 @@ acc = sum(x) - zp_in·count over the reduced axes; out = MultiplyByQuantizedMult
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntOp
+from npuready.engine.ops.descriptor import HOST_ONLY, CppKernel, OpDescriptor, as_params
 from npuready.errors import InputError
+
+
+@dataclass(frozen=True)
+class Params:
+    """Mean's integer parameters (``IntOp.params``); the ints, in this order, are ``npr_mean``'s arguments after
+    (x with the reduced axes last, planes)."""
+
+    input_zero_point: int
+    output_zero_point: int
+    multiplier: int  # s_in / s_out with 1/count folded in (fixedpoint.mean_multiplier)
+    shift: int
+    axes: list  # the reduced axes (sorted, never the batch)
+    count: int  # elements reduced per output
+    keepdims: int = field(metadata=HOST_ONLY)  # 0/1: the output's shape, arranged in Python
+    act_min: int
+    act_max: int
+
+
+DESCRIPTOR = OpDescriptor(("GlobalAveragePool", "ReduceMean"), ("Mean",), params=Params,
+                          cpp=CppKernel("npr_mean", head=("i8*", "int64")))
 
 
 # ----- params -------------------------------------------------------------------------------
@@ -35,9 +58,9 @@ def build(b, node) -> IntOp:
     count = int(np.prod([x.shape[a] for a in axes]))
     m, s = fixedpoint.quantize_multiplier(float(np.float32(x.scale)) / float(np.float32(out.scale)))
     m, s = fixedpoint.mean_multiplier(m, s, count)
-    return IntOp(node.name, "Mean", (x.name,), (out.name,), {
-        "input_zero_point": x.zero_point, "output_zero_point": out.zero_point, "multiplier": m, "shift": s,
-        "axes": axes, "count": count, "keepdims": keepdims, "act_min": lo, "act_max": hi}, b.rounding)
+    return IntOp(node.name, "Mean", (x.name,), (out.name,), as_params(Params(
+        input_zero_point=x.zero_point, output_zero_point=out.zero_point, multiplier=m, shift=s,
+        axes=axes, count=count, keepdims=keepdims, act_min=lo, act_max=hi)), b.rounding)
 
 
 # ----- loop + epilogue ----------------------------------------------------------------------

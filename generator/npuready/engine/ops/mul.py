@@ -6,12 +6,32 @@ constant scalar c, which TFLite has no int8 kernel for — the reciprocal 1/c as
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntOp, QTensor
 from npuready.engine.ops.constant import quantize_operand
+from npuready.engine.ops.descriptor import CppKernel, OpDescriptor, as_params
 from npuready.errors import InputError
+
+
+@dataclass(frozen=True)
+class Params:
+    """Mul's integer parameters (``IntOp.params``), in ``npr_mul``'s argument order after (a, b, count)."""
+
+    input1_zero_point: int
+    input2_zero_point: int
+    multiplier: int  # s1 · s2 / s_out
+    shift: int
+    output_zero_point: int
+    act_min: int
+    act_max: int
+
+
+DESCRIPTOR = OpDescriptor(("Mul", "Div"), ("Mul",), params=Params,
+                          cpp=CppKernel("npr_mul", head=("i8*", "i8*", "int64")))
 
 
 def scalar_operand(value: float) -> tuple[int, float]:
@@ -49,10 +69,10 @@ def build(b, node) -> IntOp:
     c = _reciprocal(b, node) if node.op_type == "Div" else b.act(node, 1)
     out, lo, hi = b.output(node)
     m, s = fixedpoint.mul_multiplier(a.scale, c.scale, out.scale)
-    return IntOp(node.name, "Mul", (a.name, c.name), (out.name,), {
-        "input1_zero_point": a.zero_point, "input2_zero_point": c.zero_point,
-        "multiplier": m, "shift": s, "output_zero_point": out.zero_point, "act_min": lo, "act_max": hi,
-    }, b.rounding)
+    return IntOp(node.name, "Mul", (a.name, c.name), (out.name,), as_params(Params(
+        input1_zero_point=a.zero_point, input2_zero_point=c.zero_point,
+        multiplier=m, shift=s, output_zero_point=out.zero_point, act_min=lo, act_max=hi,
+    )), b.rounding)
 
 
 # ----- loop + epilogue ----------------------------------------------------------------------

@@ -12,7 +12,10 @@ import numpy as np
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntOp
 from npuready.engine.ops import rescale
+from npuready.engine.ops.descriptor import OpDescriptor
 from npuready.errors import InputError
+
+DESCRIPTOR = OpDescriptor(("Pad",), ("Pad",))
 
 
 def pad_widths(node, rank: int, pads, axes) -> list[list[int]]:

@@ -9,13 +9,36 @@ export writes too.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from npuready.engine import fixedpoint
-from npuready.engine.export import QConst
-from npuready.engine.intgraph import IntOp
+from npuready.engine.intgraph import IntOp, QConst
 from npuready.engine.ops.constant import quantize_operand
+from npuready.engine.ops.descriptor import CppKernel, OpDescriptor, as_params
 from npuready.errors import InputError
+
+
+@dataclass(frozen=True)
+class Params:
+    """PRelu's integer parameters (``IntOp.params``); the ints, in this order, are ``npr_prelu``'s arguments
+    between (x, alpha broadcast to x, count) and (rounding, y)."""
+
+    alpha: np.ndarray  # int8 slope codes
+    alpha_zero_point: int
+    input_zero_point: int
+    output_zero_point: int
+    identity_multiplier: int  # M1 = s_in / s_out
+    identity_shift: int
+    alpha_multiplier: int  # M2 = s_in · s_alpha / s_out
+    alpha_shift: int
+    act_min: int
+    act_max: int
+
+
+DESCRIPTOR = OpDescriptor(("PRelu",), ("PRelu",), params=Params,
+                          cpp=CppKernel("npr_prelu", head=("i8*", "i8*", "int64")))
 
 
 def _slope(b, node) -> QConst:
@@ -42,18 +65,17 @@ def build(b, node) -> IntOp:
     s_in, s_out = float(np.float32(x.scale)), float(np.float32(out.scale))
     m1, s1 = fixedpoint.quantize_multiplier(s_in / s_out)
     m2, s2 = fixedpoint.quantize_multiplier(s_in * float(np.float32(slope.scale[0])) / s_out)
-    return IntOp(node.name, "PRelu", (x.name,), (out.name,), {
-        "alpha": slope.values.astype(np.int8), "alpha_zero_point": int(slope.zero_point[0]),
-        "input_zero_point": x.zero_point, "output_zero_point": out.zero_point, "identity_multiplier": m1,
-        "identity_shift": s1, "alpha_multiplier": m2, "alpha_shift": s2, "act_min": lo, "act_max": hi}, b.rounding)
+    return IntOp(node.name, "PRelu", (x.name,), (out.name,), as_params(Params(
+        alpha=slope.values.astype(np.int8), alpha_zero_point=int(slope.zero_point[0]),
+        input_zero_point=x.zero_point, output_zero_point=out.zero_point, identity_multiplier=m1,
+        identity_shift=s1, alpha_multiplier=m2, alpha_shift=s2, act_min=lo, act_max=hi)), b.rounding)
 
 
 # ----- loop + epilogue ----------------------------------------------------------------------
 def run(op: IntOp, inputs: list[np.ndarray]) -> np.ndarray:
-    p = op.params
-    v = inputs[0].astype(np.int64) - p["input_zero_point"]
-    a = np.broadcast_to(p["alpha"].astype(np.int64) - p["alpha_zero_point"], v.shape)
-    pos = fixedpoint.multiply_by_quantized_multiplier(v, p["identity_multiplier"], p["identity_shift"], op.rounding)
-    neg = fixedpoint.multiply_by_quantized_multiplier(v * a, p["alpha_multiplier"], p["alpha_shift"], op.rounding)
-    return fixedpoint.saturate(np.where(v >= 0, pos, neg).astype(np.int64) + p["output_zero_point"],
-                               p["act_min"], p["act_max"])
+    p = Params(**op.params)
+    v = inputs[0].astype(np.int64) - p.input_zero_point
+    a = np.broadcast_to(p.alpha.astype(np.int64) - p.alpha_zero_point, v.shape)
+    pos = fixedpoint.multiply_by_quantized_multiplier(v, p.identity_multiplier, p.identity_shift, op.rounding)
+    neg = fixedpoint.multiply_by_quantized_multiplier(v * a, p.alpha_multiplier, p.alpha_shift, op.rounding)
+    return fixedpoint.saturate(np.where(v >= 0, pos, neg).astype(np.int64) + p.output_zero_point, p.act_min, p.act_max)

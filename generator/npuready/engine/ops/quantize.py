@@ -5,6 +5,9 @@ import numpy as np
 
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntOp
+from npuready.engine.ops.descriptor import OpDescriptor
+
+DESCRIPTOR = OpDescriptor((), ("Quantize",))
 
 
 # ----- loop + epilogue (params are set by engine.export) --------------------------------------

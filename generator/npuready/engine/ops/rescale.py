@@ -9,6 +9,9 @@ import numpy as np
 
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntOp, QTensor
+from npuready.engine.ops.descriptor import OpDescriptor
+
+DESCRIPTOR = OpDescriptor(("Relu", "Clip"), ("Rescale",))
 
 
 def params(src: QTensor, dst: QTensor) -> dict | None:

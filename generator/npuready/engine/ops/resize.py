@@ -18,7 +18,10 @@ import numpy as np
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntOp
 from npuready.engine.ops import rescale
+from npuready.engine.ops.descriptor import OpDescriptor
 from npuready.errors import InputError
+
+DESCRIPTOR = OpDescriptor(("Resize",), ("Resize", "ResizeBilinear"))
 
 MODES = {("asymmetric", "floor")}
 LINEAR = {"half_pixel": True, "pytorch_half_pixel": True, "asymmetric": False}

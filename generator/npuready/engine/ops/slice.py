@@ -10,7 +10,10 @@ import numpy as np
 
 from npuready.engine.intgraph import IntOp
 from npuready.engine.ops import rescale
+from npuready.engine.ops.descriptor import OpDescriptor
 from npuready.errors import InputError
+
+DESCRIPTOR = OpDescriptor(("Slice",), ("Slice",))
 
 
 def ranges(shape, starts, ends, axes, steps, name: str) -> list[list[int]]:

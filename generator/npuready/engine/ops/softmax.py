@@ -12,7 +12,10 @@ import numpy as np
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntOp, QTensor
 from npuready.engine.ops import rescale
+from npuready.engine.ops.descriptor import OpDescriptor
 from npuready.errors import InputError
+
+DESCRIPTOR = OpDescriptor(("Softmax",), ("Softmax",))
 
 
 # ----- params -------------------------------------------------------------------------------

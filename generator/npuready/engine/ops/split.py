@@ -9,7 +9,10 @@ import numpy as np
 
 from npuready.engine.intgraph import IntOp
 from npuready.engine.ops import slice as slice_mod
+from npuready.engine.ops.descriptor import OpDescriptor
 from npuready.errors import InputError
+
+DESCRIPTOR = OpDescriptor(("Split",), emits=(("Split", "Slice"),))
 
 
 def sizes(node, dim: int, split) -> list[int]:

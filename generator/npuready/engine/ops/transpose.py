@@ -5,6 +5,9 @@ import numpy as np
 
 from npuready.engine.intgraph import IntOp
 from npuready.engine.ops import rescale
+from npuready.engine.ops.descriptor import OpDescriptor
+
+DESCRIPTOR = OpDescriptor(("Transpose",), ("Transpose",))
 
 
 # ----- params -------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ zoo checkpoint (``zoo/<name>.onnx``) fed Fashion-MNIST through its own input con
 yet in the repository is recorded as ``pending``, not run). ``images``, ``calibration_images``,
 ``method``, ``rounding``, ``seed``.
 
-LayerNormalization is decomposed before calibration (``engine.decompose_layernorm``: the int8 op sequence a
+LayerNormalization is decomposed before calibration (``quant.decompose_layernorm``: the int8 op sequence a
 converter emits), so a ViT's norms run on the integer engine and on LiteRT. Per model: tensors compared and
 mismatched (our engine vs LiteRT, end to end and op-local), NumPy ⇄ C++ per tensor, top-1 agreement and
 the float logit-margin statistics (``verify.margins``) of classifiers, wall time per stage. With
@@ -94,7 +94,7 @@ def inputs(entry: dict, model: onnx.ModelProto, params: dict) -> tuple[np.ndarra
 
 def prepare(entry: dict, params: dict) -> dict[str, Any]:
     """Float model, QDQ model, integer graph and inputs of one entry (shared with ``benchmarks/bench_engine``)."""
-    from npuready.engine.decompose_layernorm import decompose_layernorm
+    from npuready.quant.decompose_layernorm import decompose_layernorm
     from npuready.engine.export import export_integer_graph
     from npuready.quant.ptq import quantize_model
 

@@ -90,7 +90,7 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
     from npuready.cost import vela
     from npuready.cost.vela_compare import compare
     from npuready.cost.vela_placement import placement
-    from npuready.engine.decompose_layernorm import decompose_layernorm
+    from npuready.quant.decompose_layernorm import decompose_layernorm
     from npuready.engine.export import export_integer_graph
     from npuready.graph import load
     from npuready.quant.inputs import load_inputs

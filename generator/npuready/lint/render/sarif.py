@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any, Sequence
 from urllib.parse import quote
 
-from npuready import __version__
 from npuready.atomic import dumps_json
 from npuready.lint.baseline import finding_key
 from npuready.lint.render.options import RenderOptions
 from npuready.lint.report import LintReport
 from npuready.lint.rule import Finding, Rule, Severity
 from npuready.lint.suppression import BASELINE
+from npuready.version import __version__
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 ROOT_ID = "SRCROOT"

@@ -4,12 +4,12 @@ from __future__ import annotations
 import numpy as np
 from onnx import helper
 
-from npuready.graph import Graph, Node
+from npuready.graph import Graph, Node, families
 from npuready.lint import examples as ex
 from npuready.lint.rule import Finding, LintOptions, Rule, Severity
 from npuready.targets import Target
 
-CONV_OPS = frozenset({"Conv", "ConvTranspose", "ConvInteger", "QLinearConv", "DeformConv"})
+CONV_OPS = families.CONV | families.QUANTIZED_CONV | {"DeformConv"}
 POOL_OPS = frozenset({"MaxPool", "AveragePool", "LpPool", "MaxUnpool", "MaxRoiPool"})
 LIMIT = 2  # spatial dims an NPU convolution/pooling engine handles
 

@@ -1,13 +1,13 @@
 """R004 — WARN: output channels that leave part of the MAC array idle (tiling inefficiency)."""
 from __future__ import annotations
 
-from npuready.graph import Graph, Node
+from npuready.graph import Graph, Node, families
 from npuready.lint import examples as ex
 from npuready.lint.rule import Finding, LintOptions, Rule, Severity
 from npuready.targets import Target
 
-CONV_LIKE = frozenset({"Conv", "ConvTranspose", "ConvInteger", "QLinearConv"})
-MATMUL_LIKE = frozenset({"Gemm", "MatMul", "MatMulInteger", "QLinearMatMul"})
+CONV_LIKE = families.CONV | families.QUANTIZED_CONV
+MATMUL_LIKE = families.MATMUL | families.QUANTIZED_MATMUL
 
 
 def output_channels(graph: Graph, node: Node) -> int | None:

@@ -104,3 +104,17 @@ def lower_softmax(ctx: Context, node: Node) -> None:
     out = node.outputs[0]
     ctx.emit_fixed_out("SOFTMAX", [x.index], fb.SoftmaxOptionsT(beta=1.0), out,
                        tfl_shape(ctx, out, x.perm), x.perm, SIGMOID_Q)
+
+
+#: ONNX op type -> this module's lowering (``tflite.ops.registry.CONVERTERS`` is built from these)
+LOWERS = {
+    "Relu": lower_activation,
+    "Clip": lower_activation,
+    "Sigmoid": lower_activation,
+    "Tanh": lower_activation,
+    "HardSwish": lower_activation,
+    "LeakyRelu": lower_activation,
+    "Gelu": lower_activation,
+    "Softmax": lower_softmax,
+    "PRelu": lower_prelu,
+}

@@ -79,3 +79,9 @@ def _int8(ctx: Context, node: Node) -> None:
     ctx.op("DEPTHWISE_CONV_2D", [src, filt, bias_t], [tmp], opts)
     ctx.op("RESHAPE", [tmp, ctx.int_const(f"{out}#shape", stored)], [ctx.new_value(out, stored, perm)],
            fb.ReshapeOptionsT(newShape=stored))
+
+
+#: ONNX op type -> this module's lowering (``tflite.ops.registry.CONVERTERS`` is built from these)
+LOWERS = {
+    "BatchNormalization": lower_batchnorm,
+}

@@ -133,3 +133,9 @@ def _grouped(ctx, node, x_idx, w, w_name, b_name, bias, group, padding, strides,
         pieces.append(piece)
     ctx.op("CONCATENATION", pieces, [ctx.new_value(out, out_shape, NHWC)],
            fb.ConcatenationOptionsT(axis=3, fusedActivationFunction=0))
+
+
+#: ONNX op type -> this module's lowering (``tflite.ops.registry.CONVERTERS`` is built from these)
+LOWERS = {
+    "Conv": lower_conv,
+}

@@ -53,3 +53,9 @@ def lower_convtranspose(ctx: Context, node: Node) -> None:
                                  ctx.int_const(f"{out}#end", [b + s for b, s in zip(begin, out_shape)]),
                                  ctx.int_const(f"{out}#strides", [1, 1, 1, 1])],
                [ctx.new_value(out, out_shape, NHWC)], fb.StridedSliceOptionsT())
+
+
+#: ONNX op type -> this module's lowering (``tflite.ops.registry.CONVERTERS`` is built from these)
+LOWERS = {
+    "ConvTranspose": lower_convtranspose,
+}

@@ -46,3 +46,13 @@ def lower_binary(ctx: Context, node: Node) -> None:
     else:
         out, opts = node.outputs[0], options()
     ctx.op(opname, ins, [ctx.new_value(out, tfl_shape(ctx, out, perm), perm)], opts)
+
+
+#: ONNX op type -> this module's lowering (``tflite.ops.registry.CONVERTERS`` is built from these)
+LOWERS = {
+    "Add": lower_binary,
+    "Sub": lower_binary,
+    "Mul": lower_binary,
+    "Max": lower_binary,
+    "Min": lower_binary,
+}

@@ -83,3 +83,10 @@ def lower_matmul(ctx: Context, node: Node) -> None:
         return
     w = ctx.const_tensor(b).transpose((1, 0))
     _fully_connected(ctx, node, a, w, b, np.zeros(w.f.shape[0], np.float32), None)
+
+
+#: ONNX op type -> this module's lowering (``tflite.ops.registry.CONVERTERS`` is built from these)
+LOWERS = {
+    "Gemm": lower_gemm,
+    "MatMul": lower_matmul,
+}

@@ -24,7 +24,7 @@ from npuready.tflite.ops.elementwise import lower_binary
 def lower_layernorm(ctx: Context, node: Node) -> None:
     if ctx.int8:
         raise InputError(f"node {node.name!r} (LayerNormalization): TFLite has no int8 LayerNorm; decompose it "
-                         "before quantising (npuready.engine.decompose_layernorm: the MEAN/ADD/MUL/RSQRT-table "
+                         "before quantising (npuready.quant.decompose_layernorm: the MEAN/ADD/MUL/RSQRT-table "
                          "sequence a converter emits) or keep it on the host")
     if len(node.outputs) > 1 and any(node.outputs[1:]):
         raise InputError(f"node {node.name!r} (LayerNormalization): Mean/InvStdDev outputs are not exported")
@@ -127,3 +127,12 @@ def _lower_div_int8(ctx: Context, node: Node) -> None:
     act, out = fuse_activation(ctx, node.outputs[0])
     ctx.op("MUL", [x.index, recip], [ctx.new_value(out, [ctx.shape(out)[a] for a in x.perm], x.perm)],
            fb.MulOptionsT(fusedActivationFunction=act))
+
+
+#: ONNX op type -> this module's lowering (``tflite.ops.registry.CONVERTERS`` is built from these)
+LOWERS = {
+    "Div": lower_div,  # Div, or the head of Div→Erf→Add→Mul→Mul (exact GELU)
+    "LayerNormalization": lower_layernorm,
+}
+#: lowerings that refuse int8 (QDQ) graphs outright: their ops run on the host in a quantized deployment
+FLOAT_ONLY = frozenset({"LayerNormalization"})

@@ -38,3 +38,9 @@ def lower_pad(ctx: Context, node: Node) -> None:
         inputs.append(ctx.b.tensor(f"{out}#value", [], "float32", data=np.array(value, np.float32)))
     opname, options = ("PADV2", fb.PadV2OptionsT()) if len(inputs) == 3 else ("PAD", fb.PadOptionsT())
     ctx.emit_same_scale(opname, inputs, options, out, tfl_shape(ctx, out, x.perm), x.perm, x.index)
+
+
+#: ONNX op type -> this module's lowering (``tflite.ops.registry.CONVERTERS`` is built from these)
+LOWERS = {
+    "Pad": lower_pad,
+}

@@ -100,3 +100,14 @@ def lower_global_pool(ctx: Context, node: Node) -> None:
 def lower_reduce(ctx: Context, node: Node) -> None:
     _reduce(ctx, node, _axes(ctx, node), bool(int(node.attr("keepdims", 1))),
             "MEAN" if node.op_type == "ReduceMean" else "REDUCE_MAX")
+
+
+#: ONNX op type -> this module's lowering (``tflite.ops.registry.CONVERTERS`` is built from these)
+LOWERS = {
+    "MaxPool": lower_pool,
+    "AveragePool": lower_pool,
+    "GlobalAveragePool": lower_global_pool,
+    "GlobalMaxPool": lower_global_pool,
+    "ReduceMean": lower_reduce,
+    "ReduceMax": lower_reduce,
+}

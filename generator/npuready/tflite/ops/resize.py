@@ -33,3 +33,9 @@ def lower_resize(ctx: Context, node: Node) -> None:
         opname, opts = "RESIZE_NEAREST_NEIGHBOR", fb.ResizeNearestNeighborOptionsT(alignCorners=False,
                                                                                    halfPixelCenters=False)
     ctx.emit_same_scale(opname, [x.index, size], opts, out, tfl_shape(ctx, out, NHWC), NHWC, x.index)
+
+
+#: ONNX op type -> this module's lowering (``tflite.ops.registry.CONVERTERS`` is built from these)
+LOWERS = {
+    "Resize": lower_resize,
+}

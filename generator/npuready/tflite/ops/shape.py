@@ -81,3 +81,16 @@ def lower_concat(ctx: Context, node: Node) -> None:
         ins.append(idx)
     ctx.op("CONCATENATION", ins, [ctx.new_value(out, tfl_shape(ctx, out, perm), perm)],
            fb.ConcatenationOptionsT(axis=perm.index(axis), fusedActivationFunction=0))
+
+
+#: ONNX op type -> this module's lowering (``tflite.ops.registry.CONVERTERS`` is built from these)
+LOWERS = {
+    "Reshape": lower_reshape,
+    "Flatten": lower_reshape,
+    "Squeeze": lower_reshape,
+    "Unsqueeze": lower_reshape,
+    "Transpose": lower_transpose,
+    "Concat": lower_concat,
+    "Identity": lower_identity,
+    "Dropout": lower_identity,
+}

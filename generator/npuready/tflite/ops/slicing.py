@@ -67,3 +67,11 @@ def lower_split(ctx: Context, node: Node) -> None:
         start += n
         if out:
             _strided_slice(ctx, data, out, r)
+
+
+#: ONNX op type -> this module's lowering (``tflite.ops.registry.CONVERTERS`` is built from these)
+LOWERS = {
+    "Gather": lower_gather,
+    "Slice": lower_slice,
+    "Split": lower_split,
+}

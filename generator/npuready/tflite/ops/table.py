@@ -92,3 +92,12 @@ def lower_pow(ctx: Context, node: Node) -> None:
         from npuready.tflite.context import Const
 
         ctx.op("POW", [x.index, ctx.add_const(f"{node.outputs[0]}#exponent", Const(np.array(e, np.float32)))], [out])
+
+
+#: ONNX op type -> this module's lowering (``tflite.ops.registry.CONVERTERS`` is built from these)
+LOWERS = {
+    "HardSigmoid": lower_table,
+    "Erf": lower_table,
+    "Elu": lower_table,
+    "Pow": lower_pow,  # by a constant scalar (a decomposed LayerNorm's (v + eps)^-1/2)
+}

@@ -3,7 +3,8 @@
 
 using namespace npuready;
 
-extern "C" void npr_mean(const int8_t* x, int64_t planes, int hw, int in_zp, int32_t mult, int shift, int out_zp,
+// Arguments after planes: engine/ops/mean.py's Params ints, in their order.
+extern "C" void npr_mean(const int8_t* x, int64_t planes, int in_zp, int out_zp, int32_t mult, int shift, int hw,
                          int act_min, int act_max, int rounding, int8_t* y) {
   for (int64_t p = 0; p < planes; ++p) {
     int32_t acc = 0;

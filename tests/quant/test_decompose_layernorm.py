@@ -9,7 +9,7 @@ from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper as nh
 
-from npuready.engine.decompose_layernorm import decompose_layernorm
+from npuready.quant.decompose_layernorm import decompose_layernorm
 
 
 def _layernorm_model(shape, axis=-1, beta=True, seed=0):

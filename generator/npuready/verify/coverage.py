@@ -1,5 +1,6 @@
 """Which nodes of a float model the integer engine and the INT8 TFLite exporter cannot run yet — known before
-anyone quantizes (lint rule R009 reports it; ``docs/ops.md`` lists what is covered).
+anyone quantizes (the intake report's ``integer-coverage`` risks, ``intake.risks.coverage_risks``;
+``docs/ops.md`` lists what is covered). It reads both exporters' registries, so it sits above engine and tflite.
 
 Read from the same registries the exporters use (``engine.ops.OPS`` and the lookup-table functions,
 ``tflite.ops.registry.CONVERTERS`` minus its float-only lowerings), after folding the static shape

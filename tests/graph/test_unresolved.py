@@ -7,8 +7,8 @@ from npuready.cost import estimate
 from npuready.errors import InputError
 from npuready.graph import load
 from npuready.graph.pins import ShapePins
+from npuready.graph.unresolved import require_pinned
 from npuready.partition import plan_partition
-from npuready.partition.unresolved import require_pinned
 
 import shape_patterns as sp
 

@@ -1,11 +1,11 @@
-"""engine.coverage names, before quantizing, the nodes the integer engine or the INT8 TFLite exporter cannot run."""
+"""verify.coverage names, before quantizing, the nodes the integer engine or the INT8 TFLite exporter cannot run."""
 import numpy as np
 import pytest
 from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper as nh
 
-from npuready.engine.coverage import Gap, gaps
+from npuready.verify.coverage import Gap, gaps
 from npuready.graph import load
 
 pytest.importorskip("ai_edge_litert")
