@@ -79,6 +79,16 @@ def _show_metadata(model: str) -> None:
             print(f"report: {printable(line)}", file=sys.stderr)
 
 
+def _named(value, path: str, name: str):
+    """``value`` with every string equal to the model's path given as its file name: the report names nothing
+    of this machine, and two runs on copies of one model write the same files."""
+    if isinstance(value, dict):
+        return {k: _named(v, path, name) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_named(v, path, name) for v in value]
+    return name if value == path else value
+
+
 def run(args: argparse.Namespace) -> int:
     from npuready.commands.preset_arg import preset_from
     from npuready.commands.shape_args import pins_from
@@ -100,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
     _show_metadata(args.model)
     result = build_report(request, progress=lambda msg: print(f"report: {printable(msg)}", file=sys.stderr),
                           prepared=prepared)
+    if prepared.source.recipe is None:  # the model's path on this machine becomes its file name (as model.file)
+        result = _named(result, str(prepared.source.path), prepared.source.path.name)
     path = write_report(result, args.out, inline=args.inline)
     if (imported := result["model"].get("imported")) and imported["rewrites"]:
         print(f"report: {printable(imported['summary'])}", file=sys.stderr)
