@@ -48,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", "-o", required=True, metavar="DIR", help="output folder (DIR/result.json, DIR/report.html)")
     p.add_argument("--no-inline", dest="inline", action="store_false",
                    help="write report.html plus DIR/assets/ (the site's layout) instead of one self-contained file")
-    from npuready.report.budget import DEFAULT_MAX_REPORT_NODES
+    from npuready.inputs.budget import MAX_REPORT_NODES as DEFAULT_MAX_REPORT_NODES
 
     p.add_argument("--max-report-nodes", type=int, default=DEFAULT_MAX_REPORT_NODES, metavar="N",
                    help="report size budget: above N graph nodes (or as many edges, inputs or outputs) the report lists "

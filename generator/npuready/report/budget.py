@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-DEFAULT_MAX_REPORT_NODES = 5_000
+from npuready.inputs.budget import MAX_REPORT_NODES as DEFAULT_MAX_REPORT_NODES
 _GRAPH_LISTS = ("nodes", "edges", "inputs", "outputs")
 
 
