@@ -54,6 +54,26 @@ def _foreign_folder(root):
 
 
 
+def _external(root, location: str, offset: str):
+    """A MatMul whose weight is external data at ``location`` (a 64-byte w.bin sits beside it) and ``offset``."""
+    w = onnx.numpy_helper.from_array(np.ones((4, 4), np.float32), "w")
+    graph = onnx.helper.make_graph(
+        [onnx.helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")], "ext",
+        [onnx.helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [1, 4])],
+        [onnx.helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [1, 4])], [w])
+    model = onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", 17)])
+    t = model.graph.initializer[0]
+    t.data_location = onnx.TensorProto.EXTERNAL
+    t.ClearField("raw_data")
+    for key, value in (("location", location), ("offset", offset), ("length", "64")):
+        entry = t.external_data.add()
+        entry.key, entry.value = key, value
+    (root / "w.bin").write_bytes(bytes(64))
+    path = root / "ext.onnx"
+    onnx.save(model, path)
+    return path
+
+
 # (id, argv with {tmp}, {model}, and builders named in braces)
 CASES = [
     ("lint-missing", ["lint", "{tmp}/no.onnx"]),
@@ -87,12 +107,16 @@ CASES = [
     ("preprocess-show", ["preprocess", "show", "nope"]),
     ("preprocess-inspect", ["preprocess", "inspect", "{garbage}"]),
     ("preprocess-apply-missing", ["preprocess", "apply", "{tmp}/no.png", "--preset", "yolov8", "--output", "{tmp}/x.npy"]),
+    *[(f"{verb}-external-nul", [verb, "{nul_external}", *extra]) for verb, extra in
+      (("lint", []), ("cost", []), ("partition", []), ("intake", []), ("report", ["--out", "{tmp}/r"]))],
+    ("lint-external-offset", ["lint", "{bad_offset}"]),
     ("run-unknown", ["run", "no-such-experiment"]),
     ("run-compare", ["run", "probes", "--compare", "{tmp}/no-folder"]),
 ]
 
 BUILDERS = {"garbage": _garbage, "photos": _photos, "meta": _with_metadata, "wrong_npz": _wrong_shape_npz,
-            "foreign": _foreign_folder}
+            "foreign": _foreign_folder, "nul_external": lambda root: _external(root, "w\x00.bin", "0"),
+            "bad_offset": lambda root: _external(root, "w.bin", "abc")}
 
 
 def _argv(argv, tmp):
