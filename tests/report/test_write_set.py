@@ -84,3 +84,13 @@ def test_a_failed_write_names_the_file_and_leaves_out_as_it_was(tmp_path):
                        f"was written to {given}"
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r"]  # no half set, no staging folder
+
+
+def test_out_dot_from_an_empty_folder_writes_the_set_there(tmp_path, capsys, monkeypatch):
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    assert _report(MODEL, ".") == 0
+    monkeypatch.chdir(tmp_path)  # the folder was replaced by the staged one: enter it again by name
+    assert sorted(p.name for p in here.iterdir()) == ["report.html", "result.json", "timing.json"]
+    assert [p.name for p in tmp_path.iterdir()] == ["here"]

@@ -27,7 +27,7 @@ def check_out(out: str | os.PathLike) -> Path:
     """The folder a report to ``out`` lands in (a symlink followed); refuses a file, device or FIFO and a
     folder holding other files, before the work."""
     out = Path(out)
-    target = Path(os.path.realpath(out)) if out.is_symlink() else out
+    target = Path(os.path.realpath(out) if out.is_symlink() else os.path.abspath(out))  # "." has no name to stage by
     if target.exists() and not target.is_dir():
         what = "a file" if target.is_file() else kind_of(target.stat().st_mode)
         raise InputError(f"--out {out}: is {what}, not a folder; give a folder for result.json and report.html")
