@@ -6,7 +6,6 @@ import resource
 import signal
 import subprocess
 import sys
-from pathlib import Path
 
 from npuready.cli import main
 from npuready.paths import zoo_dir

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from npuready.inputs.budget import MAX_REPORT_NODES as DEFAULT_MAX_REPORT_NODES
+from npuready.inputs.budget import MAX_REPORT_NODES
+
+DEFAULT_MAX_REPORT_NODES = MAX_REPORT_NODES  # the documented default of --max-report-nodes
 _GRAPH_LISTS = ("nodes", "edges", "inputs", "outputs")
 
 
