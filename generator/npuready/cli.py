@@ -3,13 +3,16 @@
 Every verb lives in ``npuready/commands/<verb>.py`` with ``register(subparsers)`` which
 adds its parser and sets ``func``; building the parser imports nothing heavy (names shown in help come
 from ``npuready.commands.catalog``). Bad input (``InputError``) prints one line and exits 2; any other
-exception prints one line naming it and exits 1, unless ``--debug`` asks for the traceback.
+exception prints one line naming it and exits 1, unless ``--debug`` asks for the traceback. Python warnings raised
+while a verb runs (PIL's DecompressionBombWarning, onnx's) are collected: one line each after a run that exits
+0 or 1, none after an exit 2, whose one line is the error.
 """
 from __future__ import annotations
 
 import argparse
 import importlib
 import sys
+import warnings
 
 from npuready.errors import InputError
 
@@ -72,6 +75,9 @@ def _accept_debug_anywhere(sub: argparse._SubParsersAction) -> None:
                 _accept_debug_anywhere(action)
 
 
+_CONTROL = {c: repr(chr(c))[1:-1] for c in (*range(0x20), 0x7f)}  # a name's ESC, BEL, NUL shown as escapes
+
+
 def _one_line(exc: BaseException) -> str:
     """``Type: message`` on one line: whitespace runs (newlines included) collapse, control characters are escaped."""
     text = " ".join(str(exc).split())
@@ -85,6 +91,17 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    with warnings.catch_warnings(record=True) as caught:  # a library's warnings never add lines to an exit 2
+        code = _call(args)
+    if code != 2:
+        for line in dict.fromkeys(_one_line(w.message if isinstance(w.message, Warning) else w.category(w.message))
+                                  for w in caught):
+            print(f"npuready {args.verb}: warning: {line}", file=sys.stderr)
+    return code
+
+
+def _call(args: argparse.Namespace) -> int:
+    """Run the verb; its exit code (an exception that reached here: one line, see ``_describe``)."""
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
@@ -106,7 +123,7 @@ def _describe(exc: Exception) -> tuple[int, str]:
         return 2, f"error: {exc}"
     if isinstance(exc, OSError):  # a file the user named cannot be read or written: bad input, not a crash
         where = f"{exc.filename}: " if exc.filename else ""
-        return 2, f"error: {where}{exc.strerror or exc}"
+        return 2, " ".join(f"error: {where}{exc.strerror or exc}".split()).translate(_CONTROL)
     return 1, f"internal error: {_one_line(exc)} (rerun with --debug for the traceback)"
 
 

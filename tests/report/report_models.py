@@ -28,3 +28,20 @@ def conv_model(batch="N") -> onnx.ModelProto:
     graph = helper.make_graph(nodes, "conv_model", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [batch, 3, 8, 8])],
                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, [batch, 4, 8, 8])], [w])
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def chain_model(nodes: int) -> onnx.ModelProto:
+    """``nodes`` Relu nodes in a chain on a (1, 4) input."""
+    made = [helper.make_node("Relu", [f"t{i}" if i else "x"], [f"t{i + 1}" if i < nodes - 1 else "y"], name=f"relu{i}")
+            for i in range(nodes)]
+    graph = helper.make_graph(made, "chain", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def sum_model(inputs: int) -> onnx.ModelProto:
+    """One Sum node over ``inputs`` graph inputs of shape (1, 4)."""
+    graph = helper.make_graph([helper.make_node("Sum", [f"i{k}" for k in range(inputs)], ["y"], name="sum")], "sum",
+                              [helper.make_tensor_value_info(f"i{k}", TensorProto.FLOAT, [1, 4]) for k in range(inputs)],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])

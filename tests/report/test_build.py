@@ -77,4 +77,6 @@ def test_missing_model_is_an_input_error(tmp_path):
 
 def test_write_report_is_the_json_boundary(tiny, tmp_path):
     path = write_report(tiny, tmp_path / "out")
-    assert path == tmp_path / "out" / "result.json" and json.loads(path.read_text()) == tiny
+    stable = {k: v for k, v in tiny.items() if k != "timing"}
+    assert path == tmp_path / "out" / "result.json" and json.loads(path.read_text()) == stable
+    assert json.loads((tmp_path / "out" / "timing.json").read_text()) == tiny["timing"]

@@ -10,7 +10,7 @@ import pytest
 from npuready.errors import InputError
 from npuready.paths import zoo_dir
 from npuready.report import ReportRequest, build_report
-from npuready.report.model_explorer import node_data, write_node_data
+from npuready.report.model_explorer import node_data
 
 MODEL = zoo_dir() / "resnet20.onnx"
 GRAPH_FIELDS = {"results", "name", "thresholds", "gradient", "hideInAggregatedStatsTable",
@@ -57,9 +57,13 @@ def test_values_are_the_reports_own_numbers(result):
     assert sum(r["value"] for r in findings.values()) == expected
 
 
-def test_written_files_are_json_and_an_old_report_is_refused(result, tmp_path):
-    paths = write_node_data(result, tmp_path / "me")
-    assert len(paths) == 6 and all(json.loads(p.read_text()) for p in paths)
+def test_written_with_the_report_set_and_an_old_report_is_refused(result, tmp_path):
+    from npuready.report.write import write_report
+
+    write_report(result, tmp_path / "out", model_explorer=True)
+    paths = sorted((tmp_path / "out" / "model-explorer").iterdir())
+    assert [p.name for p in paths] == sorted(node_data(result)) and all(json.loads(p.read_text()) for p in paths)
+    write_report(result, tmp_path / "out", model_explorer=True)  # an earlier report's folder is replaced
     old = {**result, "graph": {k: v for k, v in result["graph"].items() if k != "name"}}
     with pytest.raises(InputError, match="no graph name"):
         node_data(old)

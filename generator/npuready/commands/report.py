@@ -24,7 +24,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                "the last line shows the ladder, the gate verdict and its cause), 2 unusable input. Writes "
                "DIR/result.json and DIR/report.html, one self-contained file (styles, scripts, the layout code and the "
                "report inlined) that opens from file:// with no network: graph view, placements, lint badges, "
-               "per-layer table. --no-inline writes the page plus DIR/assets/ instead.")
+               "per-layer table. --no-inline writes the page plus DIR/assets/ instead. The run's wall seconds "
+               "(measured) go to DIR/timing.json, so two runs on one model write identical result.json and "
+               "report.html. The files are written as a set (staged beside DIR, then moved into place); DIR must "
+               "be new, empty or an earlier report.")
     p.add_argument("model", help="an .onnx file, or library:NAME")
     p.add_argument("--target", "-t", action="append", dest="targets", metavar="T",
                    help="target (repeatable; default: edge-10 and ethos-u55-128)")
@@ -48,6 +51,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--model-explorer", action="store_true",
                    help="also write DIR/model-explorer/<target>.{cycles,placement,findings}.json: node data that "
                         "Google's Model Explorer loads as overlays on the same ONNX file")
+    from npuready.inputs.budget import MAX_REPORT_NODES as DEFAULT_MAX_REPORT_NODES
+
+    p.add_argument("--max-report-nodes", type=int, default=DEFAULT_MAX_REPORT_NODES, metavar="N",
+                   help="report size budget: above N graph nodes (or as many edges, inputs or outputs) the report lists "
+                        "the first N nodes and at most N entries per list, with totals and checks over the whole "
+                        f"graph, and the page says it is summarised (default {DEFAULT_MAX_REPORT_NODES:,})")
     add_shape_args(p)
     p.set_defaults(func=run)
 
@@ -67,50 +76,57 @@ def _show_metadata(model: str) -> None:
             lines = read_metadata(model).lines()
         except Exception:  # an unreadable file: the report's own loading says why, with exit 2
             return
+        from npuready.terminal import printable  # metadata is the model's text: it never drives the terminal
+
         for line in lines:
-            print(f"report: {line}", file=sys.stderr)
+            print(f"report: {printable(line)}", file=sys.stderr)
+
+
+def _named(value, path: str, name: str):
+    """``value`` with every string equal to the model's path given as its file name: the report names nothing
+    of this machine, and two runs on copies of one model write the same files."""
+    if isinstance(value, dict):
+        return {k: _named(v, path, name) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_named(v, path, name) for v in value]
+    return name if value == path else value
 
 
 def run(args: argparse.Namespace) -> int:
     from npuready.commands.preset_arg import preset_from
     from npuready.commands.shape_args import pins_from
-
-    preset_from(args)  # a bad --preset is refused before lint/partition/cost run
-    _show_metadata(args.model)
     from npuready.report import ReportRequest, build_report, report_failed, write_report
     from npuready.report.ladder_line import ladder_line
+    from npuready.report.prepared import prepare
     from npuready.report.request import DEFAULT_TARGETS
+    from npuready.report.write import check_out
     from npuready.terminal import printable  # names from the model never drive the terminal
 
-    from pathlib import Path
-
-    from npuready.atomic import kind_of
-    from npuready.errors import InputError
-
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():  # checked before the work, not after it (a device, FIFO or file)
-        raise InputError(f"--out {args.out}: is {kind_of(out.stat().st_mode) if not out.is_file() else 'a file'}, "
-                         "not a folder; give a folder for result.json and report.html")
+    preset_from(args)  # a bad --preset is refused before lint/partition/cost run
+    check_out(args.out)  # a device, FIFO, file or foreign folder as --out: refused before the work
     request = ReportRequest(model=args.model, targets=tuple(args.targets or DEFAULT_TARGETS),
                             input_shapes=pins_from(args).shapes, batch=args.batch, edges=args.edges,
                             calibration=args.calib, preset=args.preset,
                             stages=tuple(s.strip() for s in args.stages.split(",") if s.strip()), images=args.images,
-                            task=args.task)
-    result = build_report(request, progress=lambda msg: print(f"report: {printable(msg)}", file=sys.stderr))
-    path = write_report(result, args.out, inline=args.inline)
+                            task=args.task, max_report_nodes=args.max_report_nodes)
+    prepared = prepare(request)  # model, every --target and --calib checked before any stage or stderr line
+    _show_metadata(args.model)
+    result = build_report(request, progress=lambda msg: print(f"report: {printable(msg)}", file=sys.stderr),
+                          prepared=prepared)
+    if prepared.source.recipe is None:  # the model's path on this machine becomes its file name (as model.file)
+        result = _named(result, str(prepared.source.path), prepared.source.path.name)
+    path = write_report(result, args.out, inline=args.inline, model_explorer=args.model_explorer)
     if args.model_explorer:
-        from npuready.report.model_explorer import write_node_data
-
-        files = write_node_data(result, Path(args.out) / "model-explorer")
-        print(f"report: {len(files)} Model Explorer node-data files in {printable(str(files[0].parent))}"
-              if files else "report: no cost or lint stage ran, so no Model Explorer node data", file=sys.stderr)
+        print(f"report: Model Explorer node data in {printable(str(path.parent / 'model-explorer'))}", file=sys.stderr)
     if (imported := result["model"].get("imported")) and imported["rewrites"]:
         print(f"report: {printable(imported['summary'])}", file=sys.stderr)
+    if "summarised" in result:
+        print(f"report: summarised: {printable(result['summarised']['note'])}", file=sys.stderr)
     checks = result["checks"]
     print(printable(f"{path}: {result['model']['label']}, {result['graph']['node_count']} nodes, "
                     f"targets {', '.join(request.targets)}; sanity checks {'ok' if checks['all_ok'] else 'FAILED'}; "
                     f"page {path.parent / 'report.html'}"))
     last = ladder_line(result.get("ladder"))
     if last:  # the verdict behind the exit code, last
-        print(last)
+        print(printable(last))
     return 1 if report_failed(result) else 0

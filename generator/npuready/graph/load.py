@@ -260,6 +260,9 @@ def _load_external(model: onnx.ModelProto, path: Path, label: str) -> None:
         loc = info.get("location", "")
         if not loc:
             raise InputError(f"{label}: tensor '{t.name}' has external data without a location")
+        if "\x00" in loc:  # no file name holds one; os.path would raise ValueError (an internal error, exit 1)
+            raise InputError(f"{label}: tensor '{t.name}' external data location {loc!r} holds a NUL byte; "
+                             "it cannot name a file")
         if os.path.isabs(loc) or loc.startswith(("/", "\\")) or (len(loc) > 1 and loc[1] == ":"):
             raise InputError(f"{label}: tensor '{t.name}' points to absolute external data path '{loc}'; external data must sit beside the model")
         target = (base / loc).resolve()
@@ -267,11 +270,15 @@ def _load_external(model: onnx.ModelProto, path: Path, label: str) -> None:
             raise InputError(f"{label}: tensor '{t.name}' external data '{loc}' leaves the model's folder; refusing to read it")
         if not target.is_file():
             raise InputError(f"{label}: tensor '{t.name}' external data file '{loc}' is missing beside the model")
-        offset = int(info.get("offset", 0) or 0)
-        length = info.get("length")
+        try:
+            offset = int(info.get("offset", 0) or 0)
+            length = int(info["length"]) if info.get("length") else None
+        except ValueError:
+            raise InputError(f"{label}: tensor '{t.name}' external data offset {info.get('offset')!r} or length "
+                             f"{info.get('length')!r} is not a whole number") from None
         fsize = target.stat().st_size
         itemsize = _itemsize(t.data_type)
-        need = int(length) if length is not None else (_numel(t.dims) * itemsize if itemsize else None)
+        need = length if length is not None else (_numel(t.dims) * itemsize if itemsize else None)
         if offset < 0 or offset > fsize or (need is not None and offset + need > fsize):
             raise InputError(f"{label}: tensor '{t.name}' external data '{loc}' is shorter than declared (offset {offset}, length {need}, file {fsize} bytes)")
         if itemsize and need is not None and need != _numel(t.dims) * itemsize:

@@ -211,11 +211,13 @@ def build_plan(graph: Graph, tgt: Target, placements: "dict[str, Placement]", ed
     seg_inputs: dict[str, list[str]] = {nm: [] for nm in names}
     seg_outputs: dict[str, list[str]] = {nm: [] for nm in names}
     consumers_of: dict[str, list[str]] = {}
+    listed: set[tuple[str, str]] = set()  # (segment, tensor) already in seg_inputs: linear in a node's inputs
     for k, (_, members) in enumerate(runs):
         for m in members:
             for i in node_reads(by_name[m]):
                 if i not in static_values and owner.get(i) != names[k]:
-                    if i not in seg_inputs[names[k]]:
+                    if (names[k], i) not in listed:
+                        listed.add((names[k], i))
                         seg_inputs[names[k]].append(i)
                         consumers_of.setdefault(i, []).append(names[k])
     outputs = set(graph.output_names)

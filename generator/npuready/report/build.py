@@ -17,8 +17,10 @@ from typing import Any, Callable
 from npuready.errors import InputError
 from npuready.report import checks
 from npuready.report.graphdesc import describe
+from npuready.report.budget import summarise
+from npuready.report.prepared import Calibration, PreparedReport, prepare
 from npuready.report.request import ReportRequest
-from npuready.report.source import ModelSource, resolve
+from npuready.report.source import ModelSource
 
 LINT_BASIS = "ONNX structure, the target's declared op support and onnxruntime; not NPU silicon"
 
@@ -33,13 +35,12 @@ def _independent_macs(src: ModelSource) -> tuple[int | None, str]:
     return count.macs, "torch.utils.flop_counter.FlopCounterMode on the library's module (MACs = FLOPs/2)"
 
 
-def _ladder(src: ModelSource, request: ReportRequest) -> dict[str, Any]:
+def _ladder(src: ModelSource, request: ReportRequest, calibration: Calibration) -> dict[str, Any]:
     from npuready.quant.ptq import quantize_model
-    from npuready.report.calibration import calibration_inputs
     from npuready.verify.gate import GateLimits, gate
     from npuready.verify.ladder import run_ladder
 
-    x, labels, what = calibration_inputs(request.calibration, request.preset, src.graph, request.images)
+    x, labels, what = calibration.x, calibration.labels, calibration.what
     out: dict[str, Any] = {"evidence": "measured", "inputs": what, "calibration_is_also_the_test_set": True,
                            "weights": src.weights}
     try:
@@ -79,20 +80,24 @@ def _edges(request: ReportRequest, recipe: str | None) -> str:
     return "npu"
 
 
-def build_report(request: ReportRequest, progress: Callable[[str], None] = lambda msg: None) -> dict[str, Any]:
-    """The report's result sections (see the module docstring)."""
+def build_report(request: ReportRequest, progress: Callable[[str], None] = lambda msg: None,
+                 prepared: PreparedReport | None = None) -> dict[str, Any]:
+    """The report's result sections (see the module docstring). ``prepared``: the request's inputs already
+    checked by ``report.prepared.prepare`` (which runs here when not given, before any stage or progress line).
+    Above ``request.max_report_nodes`` the result is summarised (``report.budget``); ``timing`` holds wall
+    seconds (measured) and is the one section that differs between runs."""
     from npuready.analysis import STAGES, AnalysisOptions, analyse
-    from npuready.targets import load_target
 
     timings: dict[str, float] = {}
     start = time.perf_counter()
-    src = resolve(request)
-    timings["load_s"] = time.perf_counter() - start
+    before = prepared.seconds if prepared is not None else 0.0  # loading done by the caller, counted in total_s
+    prepared = prepared if prepared is not None else prepare(request)
+    src = prepared.source
+    timings["load_s"] = prepared.seconds
     desc = describe(src.graph)
     edges = _edges(request, src.recipe)
     lint_out, part_out, cost_out, target_checks = {}, {}, {}, {}
-    for name in request.targets:
-        target = load_target(name)
+    for name, target in zip(request.targets, prepared.targets):
         progress(f"{src.label} on {name}")
         row: dict[str, Any] = {}
         stages = tuple(s for s in STAGES if s in request.stages)
@@ -128,7 +133,7 @@ def build_report(request: ReportRequest, progress: Callable[[str], None] = lambd
         result["cost"] = {"evidence": "simulated", "targets": cost_out}
     if request.runs_quantize:
         t = time.perf_counter()
-        result["ladder"] = _ladder(src, request)
+        result["ladder"] = _ladder(src, request, prepared.calibration)
         timings["ladder_s"] = time.perf_counter() - t
     mac_check = None
     if cost_out:
@@ -136,8 +141,9 @@ def build_report(request: ReportRequest, progress: Callable[[str], None] = lambd
         independent, how = _independent_macs(src)
         mac_check = checks.macs(first["total"]["macs"], independent, how)
     result["checks"] = _checks_section(desc, len(src.graph.proto.node), target_checks, mac_check)
+    result = summarise(result, request.max_report_nodes)  # after the checks: they cover the whole graph
     result["timing"] = {"evidence": "measured", **{k: round(v, 3) for k, v in timings.items()},
-                        "total_s": round(time.perf_counter() - start, 3)}
+                        "total_s": round(before + time.perf_counter() - start, 3)}
     return result
 
 

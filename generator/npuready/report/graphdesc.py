@@ -57,13 +57,15 @@ def _node(graph: Graph, node: Node) -> dict[str, Any]:
 
 
 def describe(graph: Graph) -> dict[str, Any]:
-    """The compact graph description (main graph; subgraphs collapsed)."""
+    """The compact graph description (main graph; subgraphs collapsed). Linear in nodes, edges and inputs:
+    every lookup table is built once."""
     producer = {out: n.index for n in graph.nodes for out in n.outputs if out}
+    graph_inputs = frozenset(i.name for i in graph.inputs)
     edges = []
     for n in graph.nodes:
         for t in dict.fromkeys(i for i in n.inputs if i and i not in graph.initializer_names):
             src = producer.get(t)
-            if src is None and t not in {i.name for i in graph.inputs}:
+            if src is None and t not in graph_inputs:
                 continue  # an outer-scope or constant-less name: not drawn
             edges.append({"from": src if src is not None else f"input:{t}", "to": n.index, "tensor": t,
                           "shape": _shape(graph, t), "dtype": _dtype(graph, t)})

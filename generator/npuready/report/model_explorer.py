@@ -14,7 +14,6 @@ target's declarations, not NPU silicon; cycles are simulated — the same eviden
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from npuready.errors import InputError
@@ -56,12 +55,3 @@ def node_data(result: dict[str, Any]) -> dict[str, dict[str, Any]]:
             "results": {k: {"value": v} for k, v in counts.items()}, "thresholds": FINDINGS}}
     return files
 
-
-def write_node_data(result: dict[str, Any], out_dir: Path) -> list[Path]:
-    """Write the files of ``node_data`` into ``out_dir`` (atomically, each); return their paths."""
-    from npuready.atomic import write_json
-
-    out = []
-    for name, doc in node_data(result).items():
-        out.append(write_json(Path(out_dir) / name, doc))
-    return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from npuready.errors import InputError
+from npuready.report.budget import DEFAULT_MAX_REPORT_NODES
 
 STAGES = ("lint", "partition", "cost", "quantize")  # "quantize" = quantize + integer engine + parity ladder
 DEFAULT_TARGETS = ("edge-10", "ethos-u55-128")
@@ -27,6 +28,7 @@ class ReportRequest:
     stages: tuple[str, ...] = ("lint", "partition", "cost", "quantize")
     images: int = 32
     task: str | None = None  # the parity gate's task metric (verify.tasks); None: inferred from the output shapes
+    max_report_nodes: int = DEFAULT_MAX_REPORT_NODES  # above it the report is summarised (report.budget)
 
     def __post_init__(self) -> None:
         unknown = [s for s in self.stages if s not in STAGES]
@@ -36,6 +38,10 @@ class ReportRequest:
             raise InputError("report: give at least one target")
         if self.edges not in ("auto", "npu", "cpu"):
             raise InputError(f"report: edges policy '{self.edges}': unknown; use auto, npu or cpu")
+        if isinstance(self.max_report_nodes, bool) or not isinstance(self.max_report_nodes, int) \
+                or self.max_report_nodes < 1:
+            raise InputError(f"report: --max-report-nodes {self.max_report_nodes!r} must be a whole number of at "
+                             "least 1")
         if self.images < 1:
             raise InputError(f"report: images {self.images} must be at least 1")
         if self.task is not None:

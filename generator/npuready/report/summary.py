@@ -43,8 +43,8 @@ def _cost(cost: dict[str, Any]) -> dict[str, Any]:
                            for layer in top]}
 
 
-def summarize(report: dict[str, Any]) -> dict[str, Any]:
-    """Per target: lint / partition / cost summaries (evidence as in the full report) and the checks."""
+def target_summaries(report: dict[str, Any]) -> dict[str, Any]:
+    """Per target: lint / partition / cost summaries of the report's full lists."""
     targets = {}
     for t in report["model"]["targets"]:
         row: dict[str, Any] = {}
@@ -55,6 +55,12 @@ def summarize(report: dict[str, Any]) -> dict[str, Any]:
         if "cost" in report:
             row["cost"] = _cost(report["cost"]["targets"][t])
         targets[t] = row
+    return targets
+
+
+def summarize(report: dict[str, Any]) -> dict[str, Any]:
+    """Per target: lint / partition / cost summaries (evidence as in the full report) and the checks."""
+    targets = target_summaries(report)
     graph = report["graph"]
     return {"model": {k: report["model"][k] for k in ("label", "recipe", "weights", "sha256")},
             "graph": {"node_count": graph["node_count"], "op_types": graph["op_types"],

@@ -49,8 +49,11 @@ def render_model_page(env: jinja2.Environment, doc: Mapping[str, Any], *, exp_id
     ``inline``: styles and scripts inside the page (no ``assets/``); ``rules``: the link a rule id is appended to
     for its documentation page ("" when the page stands alone: the finding's own why and fix are shown)."""
     scripts = [Markup(inline_text(n)) for n in PAGE_SCRIPTS] if inline else []
+    sections = doc.get("results", {}) if root == "/results" else doc
+    summarised = sections.get("summarised", {}).get("note") if isinstance(sections, Mapping) else None
     return env.get_template("model_page.html.j2").render(
         exp_id=exp_id, title=title, root=root, prefix=prefix, back=back, source=source, rules=rules,
+        summarised=summarised,
         page_scripts=PAGE_SCRIPTS,
         payload=Markup(script_json(doc)), dagre=Markup(inline_text(DAGRE)), asset_version=asset_versions(PAGE_ASSETS),
         inline=inline, css=Markup(inline_text("site.css")) if inline else "", scripts=scripts,
