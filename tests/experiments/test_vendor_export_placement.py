@@ -16,7 +16,11 @@ def test_agreement_counts_every_node_and_lists_each_side():
     ops = [CpuOperator("CAST", f"{GATE}_output_0#codes"), CpuOperator("GATHER", f"{GATE}_output_0")]
     one = _placement_vs_vela(g, "ethos-u55-128", ops)
     assert one["vela_cpu_npuready_npu"] == [GATE] and one["npuready_cpu_vela_npu"] == []
-    assert one["agreeing"] == nodes - 1
+    assert one["agreeing"] == nodes - 1 and one["vela_cpu_unmapped"] == []
+    # a tensor named under a node (a rewrite's helper) maps to that node; a name that matches none is listed
+    under = _placement_vs_vela(g, "ethos-u55-128", [CpuOperator("GATHER", f"{GATE}/rstd"),
+                                                    CpuOperator("CAST", "nowhere")])
+    assert under["vela_cpu_npuready_npu"] == [GATE] and under["vela_cpu_unmapped"] == ["nowhere"]
     # nnapi-mirror leaves HardSigmoid/HardSwish to the CPU: the gate agrees, the others are listed
     nnapi = _placement_vs_vela(g, "nnapi-mirror", ops)
     assert GATE not in nnapi["npuready_cpu_vela_npu"] and nnapi["vela_cpu_npuready_npu"] == []

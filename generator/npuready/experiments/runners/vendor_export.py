@@ -54,15 +54,25 @@ def _cpu_nodes(graph, target_name: str) -> list[dict[str, str]]:
 def _placement_vs_vela(graph, target_name: str, cpu_ops) -> dict[str, Any]:
     """npuready's per-node placement on a Vela mirror beside Vela's own: a node is on Vela's CPU when an
     operator Vela left to the CPU writes one of its outputs (the int8 TFLite keeps the ONNX tensor names;
-    ``#`` marks a helper tensor of a lowering and maps to the tensor before it)."""
+    ``#`` marks a helper tensor of a lowering and maps to the tensor before it) or a tensor of a rewrite of
+    it (a decomposed LayerNorm's ``<node>/rstd``: named under the node). Operators that map to no node of
+    the float graph are listed as ``vela_cpu_unmapped``."""
     ours = {r["node"] for r in _cpu_nodes(graph, target_name)}
     producers = {o: n.name for n in graph.nodes for o in n.outputs if o}
-    theirs = {producers[t] for t in (c.output.split("#", 1)[0] for c in cpu_ops) if t in producers}
+    names = sorted((n.name for n in graph.nodes if n.name), key=len, reverse=True)
+
+    def owner(tensor: str) -> str | None:
+        t = tensor.split("#", 1)[0]
+        return producers.get(t) or next((n for n in names if t.startswith(n + "/")), None)
+
+    owners = {c.output: owner(c.output) for c in cpu_ops}
+    theirs = {o for o in owners.values() if o is not None}
     nodes = [n.name for n in graph.nodes if n.op_type != "Constant"]
     agree = sum((n in ours) == (n in theirs) for n in nodes)
     return {"evidence": "npuready's mirror placement (simulated) vs Vela's compiled placement (its output file)",
             "nodes": len(nodes), "agreeing": agree, "agreement": round(agree / len(nodes), 6) if nodes else None,
-            "npuready_cpu_vela_npu": sorted(ours - theirs), "vela_cpu_npuready_npu": sorted(theirs - ours)}
+            "npuready_cpu_vela_npu": sorted(ours - theirs), "vela_cpu_npuready_npu": sorted(theirs - ours),
+            "vela_cpu_unmapped": sorted(t for t, o in owners.items() if o is None)}
 
 
 def _rknn(ctx: RunContext, path: Path, calib: np.ndarray, test, platforms: list[str], graph) -> list[dict]:
