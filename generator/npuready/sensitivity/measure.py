@@ -44,15 +44,21 @@ def measure_sensitivity(float_model: onnx.ModelProto, qdq: onnx.ModelProto, x: n
     float_tensors = {n for node in float_model.graph.node for n in node.output}
     dq_of = {n.input[0]: n.output[0] for n in qdq.graph.node if n.op_type == "DequantizeLinear"}
     q_out = {n.name: n.output[0] for n in qdq.graph.node if n.op_type == "QuantizeLinear"}
-    pairs = {l.output: dq_of[q_out[l.quantize]] for l in layers
-             if l.output in float_tensors and l.quantize in q_out and q_out[l.quantize] in dq_of}
+    pairs = {_float_name(layer.output): dq_of[q_out[layer.quantize]] for layer in layers
+             if _float_name(layer.output) in float_tensors and q_out.get(layer.quantize) in dq_of}
     sqnr = sqnr_db(float_model, qdq, pairs, x) if pairs else {}
     rows = []
     for layer in progress(layers, "sensitivity"):
         mf = scorer.score(variant(qdq, float_model, layer, "float"))
         mo = scorer.score(variant(qdq, float_model, layer, "output")) if layer.quantize else base
-        rows.append(LayerRow(layer.name, layer.op_type, mf, mo, mf - base, mo - base, sqnr.get(layer.output)))
+        rows.append(LayerRow(layer.name, layer.op_type, mf, mo, mf - base, mo - base,
+                             sqnr.get(_float_name(layer.output))))
     return SensitivityTable(model_name, scorer.choice.name, scorer.metric.metric, int(len(x)), base, ranked(rows))
+
+
+def _float_name(tensor: str | None) -> str | None:
+    """The float tensor a QuantizeLinear input stands for (the quantiser renames a graph output's producer)."""
+    return tensor.removesuffix("_QuantizeLinear_Input") if tensor else tensor
 
 
 def with_costs(table: SensitivityTable, costs: dict) -> SensitivityTable:
