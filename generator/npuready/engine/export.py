@@ -256,6 +256,10 @@ def export_integer_graph(model: str | Path | onnx.ModelProto, rounding: str = fi
     if rounding not in choices:
         raise InputError(f"rounding {rounding!r}: unknown; use one of {sorted(set(choices))}")
     graph = load_graph(model)
+    from npuready.engine.ops import float_island
+    from npuready.quant.keep_float import kept_float
+
+    kept = set(kept_float(graph.model))  # layers a mixed-precision build keeps in float (run on the CPU)
     folded, n_folded = fold_static_shapes(graph.model)  # shape arithmetic of a static graph → constants
     if n_folded:
         graph = load_graph(folded)
@@ -279,7 +283,7 @@ def export_integer_graph(model: str | Path | onnx.ModelProto, rounding: str = fi
             continue
         if node.op_type in SKIP or node.name in b.fused or _shape_only(graph, node):
             continue
-        mod = lut if lut.is_unary(b, node) else OPS.get(node.op_type)
+        mod = float_island if node.name in kept else lut if lut.is_unary(b, node) else OPS.get(node.op_type)
         if mod is None:
             raise InputError(f"node {node.name}: op {node.op_type} has no integer kernel; supported: {sorted(OPS)}")
         try:

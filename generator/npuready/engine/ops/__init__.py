@@ -5,9 +5,9 @@ to the module that runs it. Explicit dicts, no scanning.
 """
 from __future__ import annotations
 
-from npuready.engine.ops import (add, avgpool, batchnorm, concat, constant, conv, convtranspose, gather, gemm,
-                                 layernorm, lut, matmul, maxpool, mean, mul, pad, prelu, quantize, reshape, rescale,
-                                 resize, slice, softmax, split, transpose)
+from npuready.engine.ops import (add, avgpool, batchnorm, concat, constant, conv, convtranspose, float_island, gather,
+                                 gemm, layernorm, lut, matmul, maxpool, mean, mul, pad, prelu, quantize, reshape,
+                                 rescale, resize, slice, softmax, split, transpose)
 
 #: ONNX op type -> module with ``build(builder, node) -> IntOp``
 OPS = {
@@ -33,4 +33,5 @@ KERNELS = {
     "Softmax": softmax, "LayerNorm": layernorm, "Slice": slice, "Resize": resize, "Pad": pad,
     "PRelu": prelu, "ResizeBilinear": resize, "BatchNorm": batchnorm,
     "ConvTranspose": convtranspose,
+    float_island.KIND: float_island,  # a layer a mixed-precision build keeps in float (quant.keep_float)
 }
