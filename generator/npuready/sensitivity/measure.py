@@ -32,7 +32,21 @@ class Scorer:
         self.metric = get(self.choice.name)
 
     def score(self, model: onnx.ModelProto) -> float:
+        """The metric of ``model`` run as fake-quant (onnxruntime)."""
         return float(self.metric.score(self.reference, outputs(model, self.x), self.choice.options).value)
+
+    def score_integer(self, model: onnx.ModelProto, engine: str = "cpp", rounding: str = "tflite-ref") -> float:
+        """The metric of ``model`` exported and run on the integer engine (kept-float layers in float)."""
+        from npuready.engine import cpp_engine, numpy_engine
+        from npuready.engine.export import export_integer_graph
+
+        graph = export_integer_graph(model, rounding=rounding)
+        codes = {"numpy": numpy_engine, "cpp": cpp_engine}[engine].run(graph, self.x, keep=False)
+        by_float = {graph.tensors[o].float_name: o for o in graph.outputs}
+        order = [by_float.get(o.name, None) for o in model.graph.output]
+        order = [o for o in order if o is not None] + [o for o in graph.outputs if o not in order]
+        got = tuple(graph.dequantize(o, codes[o]) for o in order)
+        return float(self.metric.score(self.reference, got, self.choice.options).value)
 
 
 def measure_sensitivity(float_model: onnx.ModelProto, qdq: onnx.ModelProto, x: np.ndarray,
