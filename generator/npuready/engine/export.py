@@ -283,7 +283,12 @@ def export_integer_graph(model: str | Path | onnx.ModelProto, rounding: str = fi
             continue
         if node.op_type in SKIP or node.name in b.fused or _shape_only(graph, node):
             continue
-        mod = float_island if node.name in kept else lut if lut.is_unary(b, node) else OPS.get(node.op_type)
+        if node.name in kept:  # a float island: one op per tensor that leaves it
+            if float_island.is_output(b, node, kept):
+                ops.append(replace(float_island.build(b, node, kept),
+                                   rounding=fixedpoint.resolve_rounding(rounding, float_island.KIND)))
+            continue
+        mod = lut if lut.is_unary(b, node) else OPS.get(node.op_type)
         if mod is None:
             raise InputError(f"node {node.name}: op {node.op_type} has no integer kernel; supported: {sorted(OPS)}")
         try:

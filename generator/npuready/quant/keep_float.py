@@ -1,10 +1,13 @@
 """Keep chosen layers of a QDQ model in float: the mixed-precision build ``quantize --keep-float`` writes.
 
 A kept layer reads its original float weights and bias (from the float model; the stored int8/int32
-values dequantised when the float model lacks them) and computes in float; its input and output
-activations stay quantised, so every neighbour still runs in int8 and the layer is a float island between
-DequantizeLinear and QuantizeLinear. The kept node names are recorded in the model's metadata
-(``METADATA_KEY``): the integer export (``engine.ops.float_island``) runs those nodes in float on the CPU.
+values dequantised when the float model lacks them) and computes in float. An activation between kept nodes
+stays float too: its QuantizeLinear → DequantizeLinear pair becomes a Clip to the same int8 range (saturation,
+and any Relu/Clip the quantiser folded into that range, stay; the rounding goes), and a weightless op (Add,
+pooling, Flatten, …) whose every input comes from a kept node joins them. Activations entering or leaving the
+kept nodes stay int8, so each run of kept nodes is a float island between DequantizeLinear and QuantizeLinear.
+The kept node names (the inserted Clips included) are recorded in the model's metadata (``METADATA_KEY``):
+the integer export (``engine.ops.float_island``) runs those nodes in float on the CPU.
 
 ``quantised_layers`` lists the layers a QDQ model quantises (nodes with a weight or bias behind a
 DequantizeLinear) and the QuantizeLinear of each one's output.
@@ -126,13 +129,85 @@ def keep_float(qdq: onnx.ModelProto, float_model: onnx.ModelProto | None, names)
                 m.graph.initializer.append(numpy_helper.from_array(_float_value(dq_of[i], inits, float_inits),
                                                                    added[i]))
             node.input[k] = added[i]
+    kept = _float_edges(m, set(names) | set(kept_float(m)))
     _drop_unused(m)
     previous = kept_float(m)
     for p in list(m.metadata_props):
         if p.key == METADATA_KEY:
             m.metadata_props.remove(p)
-    m.metadata_props.add(key=METADATA_KEY, value=json.dumps(list(dict.fromkeys([*previous, *names]))))
+    order = [n.name for n in m.graph.node if n.name in kept]
+    m.metadata_props.add(key=METADATA_KEY, value=json.dumps(list(dict.fromkeys([*previous, *order]))))
     return m
+
+
+def _source(node_of, consumers, tensor: str) -> tuple[onnx.NodeProto | None, list[onnx.NodeProto]]:
+    """The node computing ``tensor`` before any single-consumer Relu/Clip chain, and that chain."""
+    chain = []
+    node = node_of.get(tensor)
+    while node is not None and node.op_type in _CLAMPS and len(consumers.get(node.output[0], [])) == 1:
+        chain.append(node)
+        node = node_of.get(node.input[0])
+    return node, chain
+
+
+def _float_edges(m: onnx.ModelProto, kept: set[str]) -> set[str]:
+    """Make activations between kept nodes float (Q/DQ pair → Clip to its range) and let weightless ops fed
+    only by kept nodes join; returns the kept node names, the inserted Clips and folded clamps included."""
+    graph_outputs = {o.name for o in m.graph.output}
+    inits = {i.name: i for i in m.graph.initializer}
+    changed = True
+    while changed:
+        changed = False
+        node_of = {o: n for n in m.graph.node for o in n.output if o}
+        consumers = _consumers(m)
+        dq_src = {n.output[0]: n.input[0] for n in m.graph.node if n.op_type == "DequantizeLinear"}
+        q_src = {n.output[0]: n.input[0] for n in m.graph.node if n.op_type == "QuantizeLinear"}
+
+        def from_kept(act: str) -> bool:
+            t = q_src.get(dq_src.get(act, ""), act)
+            src, _ = _source(node_of, consumers, t)
+            return src is not None and src.name in kept
+
+        for n in m.graph.node:  # weightless ops whose every activation input comes from a kept node
+            if n.name in kept or n.op_type in _SKIP or n.op_type in _CLAMPS:
+                continue
+            acts = [i for i in n.input if i and i not in inits and i in (set(dq_src) | set(node_of))]
+            if acts and all(from_kept(i) for i in acts) and not any(i in dq_src and dq_src[i] in inits
+                                                                     for i in n.input):
+                kept.add(n.name)
+                changed = True
+        for q in [n for n in m.graph.node if n.op_type == "QuantizeLinear"]:
+            src, chain = _source(node_of, consumers, q.input[0])
+            dqs = [c for c in consumers.get(q.output[0], []) if c.op_type == "DequantizeLinear"]
+            readers = [r for d in dqs for r in consumers.get(d.output[0], [])]
+            if (src is None or src.name not in kept or not dqs or len(dqs) != len(consumers.get(q.output[0], []))
+                    or any(d.output[0] in graph_outputs for d in dqs) or q.output[0] in graph_outputs
+                    or not readers or any(r.name not in kept for r in readers)):
+                continue
+            kept.update(c.name for c in chain)
+            kept.update(f"{d.name}_unrounded" for d in dqs)
+            _unround(m, q, dqs)
+            changed = True
+            break  # the graph changed: recompute the maps
+    return kept
+
+
+def _unround(m: onnx.ModelProto, q: onnx.NodeProto, dqs) -> None:
+    """Replace ``q`` and its DequantizeLinear readers ``dqs`` by Clips of ``q``'s input to its int8 range."""
+    from onnx import helper
+
+    inits = {i.name: i for i in m.graph.initializer}
+    scale = float(numpy_helper.to_array(inits[q.input[1]]).reshape(()))
+    zp = int(numpy_helper.to_array(inits[q.input[2]]).reshape(())) if len(q.input) > 2 and q.input[2] else 0
+    lo, hi = f"{q.name}_unrounded_lo", f"{q.name}_unrounded_hi"
+    m.graph.initializer.extend([numpy_helper.from_array(np.asarray((-128 - zp) * scale, np.float32), lo),
+                                numpy_helper.from_array(np.asarray((127 - zp) * scale, np.float32), hi)])
+    names = {d.name for d in dqs}
+    for k, n in enumerate(m.graph.node):
+        if n.name in names:
+            m.graph.node[k].CopyFrom(helper.make_node("Clip", [q.input[0], lo, hi], list(n.output),
+                                                      name=f"{n.name}_unrounded"))
+    m.graph.node.remove(q)
 
 
 def _drop_unused(m: onnx.ModelProto) -> None:

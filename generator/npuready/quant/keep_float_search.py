@@ -1,6 +1,7 @@
 """``--keep-float auto``: choose the layers to keep float from the sensitivity table, cheapest recovery first.
 
-Candidates are the table's rows whose keep-float gain is positive, taken in order of gain per cycle added on
+Candidates are the table's rows whose gain (the larger of keep-float and unrounded-output) is positive, taken
+in order of gain per cycle added on
 the target (``sensitivity.cost``; a layer adding no cycles counts as one cycle), then the rest, lowest output
 SQNR first (gains below the held-out set's resolution still add up). Each is added in turn and the
 whole kept set is re-measured (``evaluate``: the task metric on held-out calibration images, end to end on the
@@ -61,15 +62,21 @@ def _kept(row, cost, reason: str) -> KeptLayer:
     return KeptLayer(row.name, row.op_type, reason, row.gain_float, cost.extra_cycles, cost.extra_transfer_bytes)
 
 
+def _gain(row) -> float:
+    """What keeping the layer float can recover: its weights and compute (``gain_float``), or its output
+    activation once its readers are float too (``gain_output``), whichever the table measured larger."""
+    return max(row.gain_float, row.gain_output)
+
+
 def search(table, pricer, evaluate: Callable[[list[str]], float], min_metric: float,
            max_extra_cycles: int | None = None, max_layers: int | None = None, rung: str = "integer",
            metric_int8: float | None = None) -> KeepChoice:
     """``pricer``: ``sensitivity.cost.KeepFloatCost`` of the target; ``evaluate(names)``: the metric of the
     build with ``names`` kept float (``[]`` = all INT8, measured first unless ``metric_int8`` is given)."""
     single = {r.name: pricer.delta([r.name]) for r in table.rows}
-    order = sorted((r for r in table.rows if r.gain_float > 0),
-                   key=lambda r: (-r.gain_float / max(single[r.name].extra_cycles, 1), r.name))
-    order += sorted((r for r in table.rows if r.gain_float <= 0),  # then the noisiest outputs first
+    order = sorted((r for r in table.rows if _gain(r) > 0),
+                   key=lambda r: (-_gain(r) / max(single[r.name].extra_cycles, 1), r.name))
+    order += sorted((r for r in table.rows if _gain(r) <= 0),  # then the noisiest outputs first
                     key=lambda r: (r.sqnr_db if r.sqnr_db is not None else float("inf"), r.name))
     base = evaluate([]) if metric_int8 is None else metric_int8
     metric, kept, steps, chosen = base, [], [], []
@@ -87,8 +94,9 @@ def search(table, pricer, evaluate: Callable[[list[str]], float], min_metric: fl
             continue
         chosen.append(row.name)
         metric, set_cost = evaluate(chosen), trial
-        kept.append(_kept(row, single[row.name], f"auto: keep-float gain {row.gain_float:+.4f} alone on "
-                                                 f"{table.images} held-out images; the set reaches {metric:.4f}"))
+        kept.append(_kept(row, single[row.name], f"auto: gain {_gain(row):+.4f} alone (keep-float "
+                                                 f"{row.gain_float:+.4f}, unrounded output {row.gain_output:+.4f}) "
+                                                 f"on {table.images} held-out images; the set reaches {metric:.4f}"))
         steps.append(Step(row.name, metric, trial.extra_cycles, trial.extra_transfer_bytes))
     if metric >= min_metric:
         stopped = "reached"

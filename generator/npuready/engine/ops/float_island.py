@@ -1,9 +1,10 @@
 """A layer a mixed-precision build keeps in float (``quant.keep_float``): dequantise, compute in float, quantise.
 
-The QDQ model names its float layers in its metadata; for each, ``build`` makes one op whose inputs are the
-int8 tensors it reads and whose output is the int8 tensor of the QuantizeLinear after it (a Relu/Clip in
-between becomes the code clamp, as for integer ops). Its params hold the layer as a one-node float ONNX model
-(its float weights inside) with the input scales/zero points and the output quantisation. ``run`` dequantises
+The QDQ model names its float nodes in its metadata. For each kept node whose output leaves the float island,
+``build`` makes one op whose inputs are the int8 tensors the island reads and whose output is the int8 tensor
+of the QuantizeLinear after that node (a Relu/Clip in between becomes the code clamp, as for integer ops).
+Its params hold the node and the kept nodes it reads through float tensors as one float ONNX model (their
+float weights inside) with the input scales/zero points and the output quantisation. ``run`` dequantises
 the inputs, runs that model on onnxruntime's CPU provider (the float layer "on the CPU part" of a mixed
 build) and quantises the result as QuantizeLinear does (round half to even, saturate). No fixed-point
 arithmetic happens here: this op is float by design, and every result that contains one says so.
@@ -25,33 +26,53 @@ _SESSIONS: dict[str, object] = {}
 
 
 # ----- params -------------------------------------------------------------------------------
-def build(b, node) -> IntOp:
-    ints, scales, zps, graph_inputs, inits = [], [], [], [], []
-    for k, name in enumerate(node.inputs):
-        if not name:
+def is_output(b, node, kept) -> bool:
+    """A kept node whose output leaves the float island (towards a QuantizeLinear): one op ends there."""
+    users = b.graph.consumers.get(node.outputs[0], ())
+    return not users or any(u.name not in kept for u in users)
+
+
+def build(b, node, kept) -> IntOp:
+    """The op computing ``node``'s output from the island's int8 inputs: ``node`` and the kept nodes it reads
+    through float tensors, as one float ONNX model."""
+    members, seen, pending = [], set(), [node]
+    ints, scales, zps, graph_inputs, inits, fed = [], [], [], [], [], set()
+    while pending:
+        n = pending.pop()
+        if n.name in seen:
             continue
-        if name in b.act_dq:
-            t = b.tensors[b.act_dq[name]]
-            ints.append(t.name)
-            scales.append(t.scale)
-            zps.append(t.zero_point)
-            shape = list(b.graph.info(name).shape or ())
-            dims = ["N", *shape[1:]] if shape else None
-            graph_inputs.append(helper.make_tensor_value_info(name, onnx.TensorProto.FLOAT, dims))
-        elif name in b.const_dq:
-            c = b.const_dq[name]
-            inits.append(numpy_helper.from_array(_dequantised(c), name))
-        elif (v := b.graph.constant(name)) is not None:
-            inits.append(numpy_helper.from_array(np.asarray(v), name))
-        else:
-            raise InputError(f"node {node.name} ({node.op_type}, kept float): input {name} is neither a "
-                             "dequantised int8 activation nor a constant; a float layer must sit between "
-                             "DequantizeLinear and QuantizeLinear")
+        seen.add(n.name)
+        members.append(n)
+        for name in n.inputs:
+            if not name or name in fed:
+                continue
+            producer = b.graph.producers.get(name)
+            if name in b.act_dq:
+                t = b.tensors[b.act_dq[name]]
+                ints.append(t.name)
+                scales.append(t.scale)
+                zps.append(t.zero_point)
+                shape = list(b.graph.info(name).shape or ())
+                graph_inputs.append(helper.make_tensor_value_info(
+                    name, onnx.TensorProto.FLOAT, ["N", *shape[1:]] if shape else None))
+            elif name in b.const_dq:
+                inits.append(numpy_helper.from_array(_dequantised(b.const_dq[name]), name))
+            elif (v := b.graph.constant(name)) is not None:
+                inits.append(numpy_helper.from_array(np.asarray(v), name))
+            elif producer is not None and producer.name in kept:
+                pending.append(producer)
+                continue
+            else:
+                raise InputError(f"node {n.name} ({n.op_type}, kept float): input {name} is neither a dequantised "
+                                 "int8 activation, a constant nor the output of a kept-float node; a float layer "
+                                 "must sit between DequantizeLinear and QuantizeLinear")
+            fed.add(name)
+    members.sort(key=lambda n: n.index)
     out, lo, hi = b.output(node)
-    proto = node.proto if node.proto is not None else helper.make_node(node.op_type, list(node.inputs),
-                                                                       list(node.outputs), name=node.name)
+    protos = [n.proto if n.proto is not None else helper.make_node(n.op_type, list(n.inputs), list(n.outputs),
+                                                                   name=n.name) for n in members]
     y = helper.make_tensor_value_info(node.outputs[0], onnx.TensorProto.FLOAT, None)
-    g = helper.make_graph([proto], f"{node.name}_float", graph_inputs, [y], inits)
+    g = helper.make_graph(protos, f"{node.name}_float", graph_inputs, [y], inits)
     opsets = [helper.make_opsetid(d, v) for d, v in b.graph.opsets.items()]
     model = helper.make_model(g, opset_imports=opsets)
     model.ir_version = b.graph.model.ir_version
@@ -59,7 +80,8 @@ def build(b, node) -> IntOp:
     return IntOp(node.name, KIND, tuple(ints), (out.name,),
                  {"model": data, "input_scales": np.asarray(scales, np.float32),
                   "input_zero_points": np.asarray(zps, np.int32), "output_scale": out.scale,
-                  "output_zero_point": out.zero_point, "act_min": lo, "act_max": hi}, b.rounding)
+                  "output_zero_point": out.zero_point, "act_min": lo, "act_max": hi,
+                  "float_nodes": len(members)}, b.rounding)
 
 
 def _dequantised(c) -> np.ndarray:
