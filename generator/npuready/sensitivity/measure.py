@@ -51,7 +51,9 @@ class Scorer:
 
 def measure_sensitivity(float_model: onnx.ModelProto, qdq: onnx.ModelProto, x: np.ndarray,
                         task: str | None = None, progress=lambda it, d: it, model_name: str = "model",
-                        scorer: Scorer | None = None) -> SensitivityTable:
+                        scorer: Scorer | None = None, unrounded: bool = True) -> SensitivityTable:
+    """``unrounded``: also measure each layer's output left unrounded (``metric_output``; else it is the INT8
+    metric)."""
     scorer = scorer or Scorer(float_model, x, task)
     base = scorer.score(qdq)
     layers = quantised_layers(qdq)
@@ -64,7 +66,7 @@ def measure_sensitivity(float_model: onnx.ModelProto, qdq: onnx.ModelProto, x: n
     rows = []
     for layer in progress(layers, "sensitivity"):
         mf = scorer.score(variant(qdq, float_model, layer, "float"))
-        mo = scorer.score(variant(qdq, float_model, layer, "output")) if layer.quantize else base
+        mo = scorer.score(variant(qdq, float_model, layer, "output")) if layer.quantize and unrounded else base
         rows.append(LayerRow(layer.name, layer.op_type, mf, mo, mf - base, mo - base,
                              sqnr.get(_float_name(layer.output))))
     return SensitivityTable(model_name, scorer.choice.name, scorer.metric.metric, int(len(x)), base, ranked(rows))

@@ -85,7 +85,7 @@ def run_task(ctx: RunContext, args: dict) -> dict:
         "layers": len(layers), "search_target": p["search_target"], "min_metric": p["min_metric"],
         "sensitivity": table.to_dict(),
         "keep_float": choice.to_dict(),
-        "builds": {b: {"kept": names, **ladders[b], "costs": _costs(fm, names, p["targets"])}
+        "builds": {b: {"kept": names, "kept_count": len(names), **ladders[b], "costs": _costs(fm, names, p["targets"])}
                    for b, names in builds.items()},
         "ranking": {"ours_top": ours_rank[:k], "ort_qdq_loss_debug_top": ort_rank[:k],
                     "shared_in_top": len(set(ours_rank[:k]) & set(ort_rank[:k])), "top": k,
