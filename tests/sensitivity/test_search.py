@@ -41,6 +41,13 @@ def test_best_gain_per_cycle_first_until_the_metric_is_reached():
     assert choice.extra_cycles == 110 and choice.metric == _evaluate(["b", "a"])
 
 
+def test_once_reached_a_layer_the_rest_can_do_without_is_dropped_again():
+    choice = search(_table(), _Pricer(), _evaluate, 0.88)
+    # b (0.83), then a (0.91 ≥ 0.88); dropping a leaves 0.83, dropping b leaves 0.88: b goes
+    assert [k.name for k in choice.kept] == ["a"] and choice.extra_cycles == 100
+    assert [s.layer for s in choice.steps] == ["b", "a", "-b"] and choice.metric == _evaluate(["a"])
+
+
 def test_after_the_gains_the_lowest_sqnr_comes_next_and_a_cycle_bound_skips():
     choice = search(_table(), _Pricer(), _evaluate, 0.99, max_extra_cycles=200)
     assert [k.name for k in choice.kept] == ["b", "a", "c"]  # d (SQNR 5 dB) would pass 200 cycles

@@ -6,8 +6,9 @@ the target (``sensitivity.cost``; a layer adding no cycles counts as one cycle),
 SQNR first (gains below the held-out set's resolution still add up). Each is added in turn and the
 whole kept set is re-measured (``evaluate``: the task metric on held-out calibration images, end to end on the
 rung the caller chose) until the metric reaches ``min_metric``. A candidate that would take the set's added
-cycles past ``max_extra_cycles`` is skipped; ``max_layers`` bounds the set. The choice records every step
-and which bound stopped the search.
+cycles past ``max_extra_cycles`` is skipped; ``max_layers`` bounds the set. Once the metric is reached, each
+kept layer is dropped again in turn (most cycles first) when the rest still reach it. The choice records every
+step (a drop as ``-name``) and which bound stopped the search.
 """
 from __future__ import annotations
 
@@ -100,10 +101,26 @@ def search(table, pricer, evaluate: Callable[[list[str]], float], min_metric: fl
         steps.append(Step(row.name, metric, trial.extra_cycles, trial.extra_transfer_bytes))
     if metric >= min_metric:
         stopped = "reached"
+        chosen, metric, set_cost, dropped = _trim(chosen, metric, min_metric, single, pricer, evaluate)
+        kept = [k for k in kept if k.name in chosen]
+        steps += [Step(f"-{n}", m, c.extra_cycles, c.extra_transfer_bytes) for n, m, c in dropped]
     elif stopped == "no-candidates" and skipped:
         stopped = "max-extra-cycles"
     return KeepChoice(pricer.base.target, rung, base, metric, min_metric, tuple(kept), tuple(steps),
                       set_cost.extra_cycles, set_cost.extra_transfer_bytes, stopped)
+
+
+def _trim(chosen, metric, min_metric, single, pricer, evaluate):
+    """Once the metric is reached: try dropping each kept layer, most cycles first; a drop that keeps the
+    metric at ``min_metric`` or above stays (gains overlap, so the greedy set is rarely minimal)."""
+    dropped, set_cost = [], pricer.delta(chosen)
+    for name in sorted(chosen, key=lambda n: (-single[n].extra_cycles, n)):
+        trial = [n for n in chosen if n != name]
+        m = evaluate(trial)
+        if m >= min_metric:
+            chosen, metric, set_cost = trial, m, pricer.delta(trial)
+            dropped.append((name, m, set_cost))
+    return chosen, metric, set_cost, dropped
 
 
 def manual(names, layers, pricer, evaluate: Callable[[list[str]], float] | None = None,
