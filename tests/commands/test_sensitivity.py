@@ -78,3 +78,17 @@ def test_bad_input_is_one_line_and_exit_2(files, tmp_path, capsys, argv, message
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0]
     assert not out.exists()
+
+
+def test_verify_runs_a_mixed_build_end_to_end_and_names_its_float_nodes(files, tmp_path, capsys):
+    model, calib = files
+    out = tmp_path / "q.onnx"
+    assert main(["quantize", str(model), "-o", str(out), "--calib", str(calib), "--images", "16",
+                 "--holdout", "24", "--keep-float", "c1,c2"]) == 0
+    capsys.readouterr()
+    code = main(["verify", str(model), str(out), "--data", str(calib), "--images", "8", "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)["result"]
+    assert code in (0, 1) and "integer" not in doc["refused"]
+    assert doc["kept_float"][:1] == ["c1"] and "c2" in doc["kept_float"]
+    # c1 → c2 → pooling → flatten is one island, ending at the tensor the Gemm reads
+    assert [t["op"] for t in doc["tensors"] if t["kind"] == "Float"] == ["flat"]
