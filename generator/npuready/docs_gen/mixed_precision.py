@@ -69,6 +69,6 @@ def render(result: dict[str, Any] | None = None) -> str:
             return INTRO.format(result=RESULT_PATH) + "\nNo stored result yet: run `npuready run mixed-precision`.\n"
         result = json.loads(path.read_text(encoding="utf-8"))
     lines = [INTRO.format(result=RESULT_PATH)]
-    for name, m in sorted(result["results"]["models"].items()):
+    for name, m in sorted((k, v) for k, v in result["results"].items() if k != "costs"):
         lines += _model(name, m)
     return "\n".join(lines)

@@ -123,10 +123,10 @@ KEY_FIGURES: dict[str, tuple[KeyFigure, ...]] = {
         fig for b, label in (("int8", "all INT8"), ("auto", "--keep-float auto"), ("first_last", "first+last float"))
         for fig in (
             _f(f"mobilenetv2_050_fm64 {label}: integer vs float top-1",
-               f"/results/models/mobilenetv2_050_fm64/builds/{b}/top1_agreement_integer_vs_float", "accuracy"),
+               f"/results/mobilenetv2_050_fm64/builds/{b}/top1_agreement_integer_vs_float", "accuracy"),
             _f(f"mobilenetv2_050_fm64 {label}: layers kept float",
-               f"/results/models/mobilenetv2_050_fm64/builds/{b}/kept_count", "count"),
-            _f(f"mobilenetv2_050_fm64 {label}: edge-10 cycles added", "/results/models/mobilenetv2_050_fm64/builds/"
+               f"/results/mobilenetv2_050_fm64/builds/{b}/kept_count", "count"),
+            _f(f"mobilenetv2_050_fm64 {label}: edge-10 cycles added", "/results/mobilenetv2_050_fm64/builds/"
                f"{b}/costs/" + _row(target="edge-10") + "/extra_cycles", "cycles"),
         )),
     "parity-ladder": tuple(
