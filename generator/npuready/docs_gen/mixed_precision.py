@@ -41,6 +41,13 @@ def _builds(m: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
+def _verdict(m: dict[str, Any]) -> str:
+    got = m["builds"]["auto"]["top1_agreement_integer_vs_float"]
+    side = "reaches" if got >= m["min_metric"] else "falls short of"
+    return (f"On the {md_cell(m['images'])} test images the mixed build {side} the {md_cell(m['min_metric'])} asked "
+            f"for: integer vs float {md_cell(got)} (the search saw only the {md_cell(m['holdout'])} held-out images).")
+
+
 def _model(name: str, m: dict[str, Any]) -> list[str]:
     kf, rank, sens = m["keep_float"], m["ranking"], m["sensitivity"]
     lines = [f"## {md_text(name)}", "",
@@ -52,7 +59,8 @@ def _model(name: str, m: dict[str, Any]) -> list[str]:
              f"The search on {md_text(m['search_target'])} for {md_cell(m['min_metric'])} on held-out images "
              f"stopped: {md_text(kf['stopped_by'])} (held-out metric {md_cell(kf['metric_int8'])} → "
              f"{md_cell(kf['metric'])}). Kept float: {md_text(', '.join(k['name'] for k in kf['kept'])) or 'none'}.",
-             "", f"Top {md_cell(rank['top'])} layers, ours (keep-float gain) and onnxruntime `qdq_loss_debug` "
+             "", _verdict(m), "",
+             f"Top {md_cell(rank['top'])} layers, ours (keep-float gain) and onnxruntime `qdq_loss_debug` "
                  f"(lowest activation SQNR first); {md_cell(rank['shared_in_top'])} shared:", "",
              *md_table(["rank", "npuready sensitivity", "onnxruntime qdq_loss_debug"],
                        [[str(i + 1), md_text(a), md_text(b)]
