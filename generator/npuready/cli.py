@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "preprocess": "npuready.commands.preprocess",
     "quantize": "npuready.commands.quantize",
     "verify": "npuready.commands.verify",
+    "sensitivity": "npuready.commands.sensitivity",
     "intake": "npuready.commands.intake",
     "deploy": "npuready.commands.deploy",
     "export": "npuready.commands.export",

@@ -102,6 +102,12 @@ def _verify_tasks() -> dict[str, str]:
     return {DOC_PATH: render()}
 
 
+def _mixed_precision() -> dict[str, str]:
+    from npuready.docs_gen.mixed_precision import DOC_PATH, render
+
+    return {DOC_PATH: render()}
+
+
 GENERATORS: dict[str, Callable[[], dict[str, str]]] = {
     "rules": _rules,
     "support": _support,
@@ -118,6 +124,7 @@ GENERATORS: dict[str, Callable[[], dict[str, str]]] = {
     "scaling": _scaling,
     "verify-tasks": _verify_tasks,
     "vendor-export": _vendor_export,
+    "mixed-precision": _mixed_precision,
 }
 
 

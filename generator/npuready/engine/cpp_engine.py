@@ -402,7 +402,14 @@ KERNELS = {
     "Softmax": _softmax, "LayerNorm": _layernorm, "Constant": _constant, "Slice": _slice, "Resize": _resize,
     "Pad": _pad, "PRelu": _prelu, "ResizeBilinear": _resize_bilinear, "BatchNorm": _batchnorm,
     "ConvTranspose": _convtranspose,
+    "Float": lambda op, xs, r: _float_island().run(op, xs),  # a kept-float layer: onnxruntime, not C++
 }
+
+
+def _float_island():
+    from npuready.engine.ops import float_island
+
+    return float_island
 
 
 def run_op(op: IntOp, inputs: list[np.ndarray]) -> np.ndarray:

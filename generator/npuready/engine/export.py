@@ -238,6 +238,10 @@ def export_integer_graph(model: str | Path | onnx.ModelProto, rounding: str = fi
     if rounding not in choices:
         raise InputError(f"rounding {rounding!r}: unknown; use one of {sorted(set(choices))}")
     graph = load_graph(model)
+    from npuready.engine.ops import float_island
+    from npuready.quant.keep_float import kept_float
+
+    kept = set(kept_float(graph.model))  # layers a mixed-precision build keeps in float (run on the CPU)
     folded, n_folded = fold_static_shapes(graph.model)  # shape arithmetic of a static graph → constants
     if n_folded:
         graph = load_graph(folded)
@@ -260,6 +264,11 @@ def export_integer_graph(model: str | Path | onnx.ModelProto, rounding: str = fi
             ops.append(replace(op, rounding=fixedpoint.resolve_rounding(rounding, op.kind)))
             continue
         if node.op_type in SKIP or node.name in b.fused or _shape_only(graph, node):
+            continue
+        if node.name in kept:  # a float island: one op per tensor that leaves it
+            if float_island.is_output(b, node, kept):
+                ops.append(replace(float_island.build(b, node, kept),
+                                   rounding=fixedpoint.resolve_rounding(rounding, float_island.KIND)))
             continue
         mod = lut if lut.is_unary(b, node) else OPS.get(node.op_type)
         if mod is None:

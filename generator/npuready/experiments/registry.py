@@ -24,6 +24,7 @@ RUNNERS: dict[str, str] = {
     "realworld-corpus": "npuready.experiments.runners.realworld_corpus",
     "vendor-export": "npuready.experiments.runners.vendor_export",
     "trained-thirdparty": "npuready.experiments.runners.trained_thirdparty",
+    "mixed-precision": "npuready.experiments.runners.mixed_precision",
 }
 
 # Experiment kinds: a spec with ``kind = "<kind>"`` runs this runner with its own [params] (no line above).

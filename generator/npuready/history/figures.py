@@ -124,6 +124,16 @@ KEY_FIGURES: dict[str, tuple[KeyFigure, ...]] = {
             _f(f"zoo {m}: within tolerance", "/results/zoo/rows/" + _row(model=f"zoo/{m}.onnx") + "/within_tolerance",
                "verdict"),
         )),
+    "mixed-precision": tuple(
+        fig for b, label in (("int8", "all INT8"), ("auto", "--keep-float auto"), ("first_last", "first+last float"))
+        for fig in (
+            _f(f"mobilenetv2_050_fm64 {label}: integer vs float top-1",
+               f"/results/mobilenetv2_050_fm64/builds/{b}/top1_agreement_integer_vs_float", "accuracy"),
+            _f(f"mobilenetv2_050_fm64 {label}: layers kept float",
+               f"/results/mobilenetv2_050_fm64/builds/{b}/kept_count", "count"),
+            _f(f"mobilenetv2_050_fm64 {label}: edge-10 cycles added", "/results/mobilenetv2_050_fm64/builds/"
+               f"{b}/costs/" + _row(target="edge-10") + "/extra_cycles", "cycles"),
+        )),
     "parity-ladder": tuple(
         fig for m in ("tinycnn", "resnet20", "mobilenetv2", "vit_tiny") for fig in (
             _f(f"{m}: float top-1", f"/results/{m}/methods/minmax/accuracy_float", "accuracy"),

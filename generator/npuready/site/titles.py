@@ -95,6 +95,13 @@ TITLES: dict[str, tuple[str, str]] = {
     "layer_table": ("Per-layer table", ""), "total_cycles": ("Total cycles", "cycles"),
     "ddr_cycles": ("DDR cycles", "cycles"),
     "label_smoothing": ("Label smoothing", ""), "lr": ("Learning rate", ""), "weight_decay": ("Weight decay", ""),
+    # mixed precision (sensitivity, --keep-float)
+    "build": ("Build", ""), "kept": ("Layers kept float", ""), "extra_cycles": ("Cycles added", "cycles"),
+    "extra_transfer_bytes": ("CPU↔NPU bytes added", "bytes"), "extra_segments": ("Segments added", ""),
+    "metric_float": ("Metric, layer kept float", ""), "metric_output": ("Metric, output unrounded", ""),
+    "gain_float": ("Gain, layer kept float", ""), "gain_output": ("Gain, output unrounded", ""),
+    "sqnr_db": ("SQNR", "dB"), "costs": ("Costs per target", ""), "cycles_int8": ("Cycles, all INT8", "cycles"),
+    "metric": ("Metric", ""), "gain": ("Gain", ""), "layer_count": ("Layers", ""),
 }
 
 

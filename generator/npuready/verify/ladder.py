@@ -60,6 +60,7 @@ class LadderResult:
     margins: MarginStats | None = None                  # float logit margins vs integer flips (classifiers)
     task: TaskChoice | None = None                      # the task metric used and why (declared or inferred)
     task_scores: dict = field(default_factory=dict)     # pair -> TaskScore (same pairs as ``agreement``)
+    kept_float: tuple[str, ...] = ()                    # nodes a mixed build keeps in float (quant.keep_float)
 
     @property
     def task_name(self) -> str:
@@ -112,6 +113,7 @@ def run_ladder(float_model: onnx.ModelProto, qdq_model: onnx.ModelProto, x: np.n
                model_name: str = "model", progress=lambda it, d: it, task: str | None = None) -> LadderResult:
     """``task``: a ``verify.tasks`` name, or None to infer it from the float model's output shapes."""
     from npuready.engine import cpp_engine, numpy_engine
+    from npuready.quant.keep_float import kept_float
     from npuready.verify.tasks.infer import choose
     from npuready.verify.tasks.registry import get
 
@@ -155,7 +157,7 @@ def run_ladder(float_model: onnx.ModelProto, qdq_model: onnx.ModelProto, x: np.n
         margins = margin_stats(f_out, graph.dequantize(out, ours[out]), graph.tensors[out].scale)
     result = LadderResult(model_name, int(n), graph.rounding if graph is not None else rounding, engine, accuracy,
                           agreement, tuple(rows), first, refused=refused, drift=drift, margins=margins,
-                          task=choice, task_scores=task_scores)
+                          task=choice, task_scores=task_scores, kept_float=tuple(kept_float(qdq_model)))
     return replace(result, explanation=tuple(explain(result)))
 
 

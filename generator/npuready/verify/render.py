@@ -57,6 +57,9 @@ def to_text(result, verdict, limits, litert: dict | None = None, width: int | No
     out = [f"parity ladder: {result.model} on {result.images} images (integer engine: {result.engine}, "
            f"rounding profile: {result.rounding_profile})"]
     out.extend(_task_lines(result, limits))
+    if result.kept_float:
+        out.append(f"mixed build: {len(result.kept_float)} nodes kept float (kind Float: run on the CPU between "
+                   f"dequantise and quantise): {', '.join(result.kept_float)}")
     if result.accuracy:
         out.append("accuracy   " + "  ".join(f"{k}={v:.4f}" for k, v in result.accuracy.items()))
     raw = "" if result.task_name == "classification" else " (argmax of the raw first output; not gated for this task)"

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from npuready.engine.ops import (add, avgpool, batchnorm, concat, constant, conv, convtranspose, gather, gemm,
-                                 layernorm, lut, matmul, maxpool, mean, mul, pad, prelu, quantize, reshape, rescale,
-                                 resize, slice, softmax, split, transpose)
+from npuready.engine.ops import (add, avgpool, batchnorm, concat, constant, conv, convtranspose, float_island, gather,
+                                 gemm, layernorm, lut, matmul, maxpool, mean, mul, pad, prelu, quantize, reshape,
+                                 rescale, resize, slice, softmax, split, transpose)
 
 #: every op module; each declares ``DESCRIPTOR``
 MODULES: tuple[ModuleType, ...] = (
@@ -36,6 +36,8 @@ OPS = _claims("onnx_types")
 
 #: integer op kind -> module with ``run(op, inputs) -> int8 array``
 KERNELS = _claims("kinds")
+# a layer a mixed-precision build keeps in float (quant.keep_float): built by engine.export, not from an ONNX op
+KERNELS[float_island.KIND] = float_island
 
 #: ONNX op type -> further kernel modules its ``build`` may emit
 EMITS = {onnx_type: (KERNELS[kind],) for module in MODULES for onnx_type, kind in module.DESCRIPTOR.emits}

@@ -1,0 +1,1 @@
+"""Per-layer INT8 sensitivity: which quantised layers cost the task metric, and what keeping them float costs."""
