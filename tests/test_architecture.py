@@ -21,7 +21,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "generator" / "npuready"
 #: Names are the first component under ``npuready`` (a subpackage or a top-level module); ``<root>`` is
 #: ``npuready/__init__.py``, the public face (``npuready.lint()``), on top; ``version`` is at the bottom.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("version", "errors", "paths", "bytesize", "evidence", "terminal", "atomic", "ort_tools", "ort_session"),
+    ("version", "errors", "paths", "bytesize", "evidence", "terminal", "atomic", "staged", "ort_tools",
+     "ort_session"),
     ("nesting",),
     ("inputs",),
     ("importer", "data", "thirdparty", "vendor"),
@@ -37,6 +38,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine",),
     ("tflite",),
     ("verify",),
+    ("sensitivity",),
     ("surgery",),
     ("site",),
     ("history",),

@@ -138,7 +138,7 @@ def _check_keep_float(args) -> bool:
 
 def _keep_float(args, model, q, holdout, source: str):
     from npuready.commands.output import progress
-    from npuready.quant.keep_float_build import build_mixed, record_path, write_record
+    from npuready.sensitivity.keep_float_build import build_mixed, record_path, write_record
     from npuready.quant.prepare import fold_constants
 
     mixed, choice, table = build_mixed(fold_constants(model), q, args.keep_float, args.target, holdout,

@@ -62,7 +62,9 @@ def run(args: argparse.Namespace) -> int:
     from npuready.sensitivity.measure import measure_sensitivity, with_costs
     from npuready.sensitivity.render import to_json, to_text
 
-    built = build_qdq(args, spec)
+    from npuready.commands.shape_args import load_pinned
+
+    built = build_qdq(load_pinned(args.model, args), args, spec)
     table = measure_sensitivity(built.float_model, built.qdq, built.split.holdout, task=args.task,
                                 progress=progress(), model_name=built.name)
     table = with_costs(table, layer_costs(built.float_model, [r.name for r in table.rows], targets))

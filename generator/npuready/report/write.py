@@ -57,7 +57,7 @@ def write_report(result: dict[str, Any], out_dir: str | os.PathLike, inline: boo
     """Write the file set of ``result`` to ``out_dir`` (see the module text); return the JSON's path. With
     ``model_explorer``, the set also holds ``model-explorer/<target>.<overlay>.json`` (``report.model_explorer``)."""
     from npuready.atomic import write_bytes
-    from npuready.export.folder import Staged
+    from npuready.staged import Staged
 
     shown = Path(out_dir)
     out = check_out(shown)

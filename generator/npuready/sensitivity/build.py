@@ -18,15 +18,14 @@ class Built:
     split: CalibrationSplit
 
 
-def build_qdq(args, spec) -> Built:
+def build_qdq(g, args, spec) -> Built:
+    """``g``: the float model, loaded with the command line's shape pins."""
     import numpy as np
 
-    from npuready.commands.shape_args import load_pinned
     from npuready.quant.prepare import fold_constants
     from npuready.quant.ptq import quantize_model
     from npuready.quant.quantised_input import refuse_quantised
 
-    g = load_pinned(args.model, args)
     refuse_quantised(g, args.model)
     shape = tuple(d if isinstance(d, int) else 1 for d in (g.inputs[0].shape or ()))
     split = split_inputs(args.calibration, args.images, args.holdout, shape, spec)

@@ -16,7 +16,7 @@ from npuready.engine.ops import (add, avgpool, batchnorm, concat, constant, conv
 #: every op module; each declares ``DESCRIPTOR``
 MODULES: tuple[ModuleType, ...] = (
     conv, gemm, add, mul, concat, maxpool, avgpool, mean, reshape, transpose, rescale, gather, softmax, layernorm,
-    slice, pad, prelu, split, resize, batchnorm, convtranspose, lut, quantize, constant, matmul,
+    slice, pad, prelu, split, resize, batchnorm, convtranspose, lut, quantize, constant, matmul, float_island,
 )
 
 
@@ -36,8 +36,6 @@ OPS = _claims("onnx_types")
 
 #: integer op kind -> module with ``run(op, inputs) -> int8 array``
 KERNELS = _claims("kinds")
-# a layer a mixed-precision build keeps in float (quant.keep_float): built by engine.export, not from an ONNX op
-KERNELS[float_island.KIND] = float_island
 
 #: ONNX op type -> further kernel modules its ``build`` may emit
 EMITS = {onnx_type: (KERNELS[kind],) for module in MODULES for onnx_type, kind in module.DESCRIPTOR.emits}

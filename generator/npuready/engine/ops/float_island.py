@@ -19,9 +19,12 @@ from onnx import helper, numpy_helper
 
 from npuready.engine import fixedpoint
 from npuready.engine.intgraph import IntOp
+from npuready.engine.ops.descriptor import OpDescriptor
 from npuready.errors import InputError
 
 KIND = "Float"
+# no ONNX op type of its own: engine.export builds it for the layers a mixed build keeps in float
+DESCRIPTOR = OpDescriptor((), (KIND,))
 _SESSIONS: dict[str, object] = {}
 
 

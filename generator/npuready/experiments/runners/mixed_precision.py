@@ -45,7 +45,7 @@ def run_task(ctx: RunContext, args: dict) -> dict:
 
     from npuready.quant.inputs import load_inputs
     from npuready.quant.keep_float import keep_float, quantised_layers
-    from npuready.quant.keep_float_build import build_mixed
+    from npuready.sensitivity.keep_float_build import build_mixed
     from npuready.quant.prepare import fold_constants
     from npuready.quant.zoo_qdq import quantize_zoo, zoo_path
     from npuready.sensitivity.cost import layer_costs
