@@ -123,17 +123,18 @@ def responsible(qdq, ladder, top: int = 5) -> dict[str, Any]:
 
     by_q = {t.tensor: t for t in ladder.drift}
     q_of_dq = {n.output[0]: n.input[0] for n in qdq.graph.node if n.op_type == "DequantizeLinear"}
-    producers = {n.name: n for n in qdq.graph.node}
+    q_input = {n.output[0]: n.input[0] for n in qdq.graph.node if n.op_type == "QuantizeLinear"}
+    producer_of = {o: n for n in qdq.graph.node for o in n.output}  # by tensor: exporters leave names empty
     rows = []
     for t in ladder.drift:
-        node = producers.get(t.producer)
+        node = producer_of.get(q_input.get(t.tensor, ""))
         if node is None:
             continue
         ins = [by_q[q_of_dq[i]] for i in node.input if i in q_of_dq and q_of_dq[i] in by_q]
         if not ins:
             continue
         s_in, s_out = min(sqnr(i.relative_error) for i in ins), sqnr(t.relative_error)
-        rows.append({"op": t.producer, "op_type": node.op_type, "tensor": t.float_name,
+        rows.append({"op": node.name or f"({node.op_type} writing {node.output[0]})", "op_type": node.op_type, "tensor": t.float_name,
                      "sqnr_in_db": round(s_in, 2), "sqnr_db": round(s_out, 2), "drop_db": round(s_in - s_out, 2)})
     rows.sort(key=lambda r: -r["drop_db"])
     first = ladder.first_gross
