@@ -56,3 +56,15 @@ def test_non_negative_tensor_keeps_zero_lower_bound():
     for obs in (percentile, mse, entropy):
         lo, hi = obs.observe(float(x.min()), float(x.max()), h)
         assert lo <= float(x.min()) and hi > 0
+
+
+@pytest.mark.parametrize("name", ["percentile", "mse", "entropy"])
+def test_histogram_observers_take_a_narrow_float32_range_far_from_zero(name):
+    # nudenet's head holds a tensor whose float32 values span one ulp at 320: np.histogram refused it
+    # ("Too many bins for data range") when the bin edges were computed in float32.
+    x = np.array([320.0, np.nextafter(np.float32(320.0), np.float32(400.0))], np.float32)
+    h = Histogram(float(x.min()), float(x.max()))
+    h.update(x)
+    assert h.counts.sum() == 2
+    lo, hi = OBSERVERS[name].observe(float(x.min()), float(x.max()), h)
+    assert np.isfinite([lo, hi]).all() and lo <= 320.0 and 96.0 <= hi <= 320.001

@@ -349,7 +349,8 @@ def _constant(op, xs, r):
 def _reshape(op, xs, r):
     p = op.params
     x = _c8(xs[0])
-    y = x.reshape(p["full_shape"]) if x.shape[0] == 1 else x.reshape(x.shape[0], *p["shape"])
+    whole = x.size == int(np.prod(p["full_shape"]))  # as engine/ops/reshape.py
+    y = x.reshape(p["full_shape"]) if whole else x.reshape(x.shape[0], *p["shape"])
     return _rescale(p["rescale"], y, p["act_min"], p["act_max"], r)
 
 

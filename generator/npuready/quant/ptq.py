@@ -22,6 +22,7 @@ from npuready.errors import InputError
 from npuready.quant.decompose_hardsigmoid import decompose_hardsigmoid
 from npuready.quant.observers import OBSERVERS
 from npuready.quant.prepare import fold_constants
+from npuready.quant.primitive_layernorm import rewrite_primitive_layernorm
 from npuready.quant.quiet import captured_logs, forward
 from npuready.quant.ranges import activation_ranges
 
@@ -77,13 +78,14 @@ def _as_batches(calibration) -> list[np.ndarray]:
 
 
 def _prepared(model: onnx.ModelProto | str | Path) -> onnx.ModelProto:
-    """The float model (loaded safely when given a path) with constants folded (``prepare.fold_constants``)
-    and HardSigmoid lowered as a converter lowers it (``decompose_hardsigmoid``)."""
+    """The float model (loaded safely when given a path) with constants folded (``prepare.fold_constants``),
+    HardSigmoid lowered as a converter lowers it (``decompose_hardsigmoid``) and LayerNorms written as
+    primitives put in the int8 form (``primitive_layernorm``)."""
     if not isinstance(model, onnx.ModelProto):
         from npuready.graph import load as load_graph
 
         model = load_graph(model).model
-    return fold_constants(decompose_hardsigmoid(model)[0])
+    return rewrite_primitive_layernorm(fold_constants(decompose_hardsigmoid(model)[0]))[0]
 
 
 def _quantize(model: onnx.ModelProto, batches, per_channel: bool, activation_type: str, overrides) -> onnx.ModelProto:

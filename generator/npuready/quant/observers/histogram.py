@@ -11,12 +11,15 @@ class Histogram:
 
     def __init__(self, lo: float, hi: float, bins: int = BINS):
         if not hi > lo:
-            hi = lo + 1e-8
+            hi = lo + max(1e-8, abs(lo) * 1e-6)
         self.lo, self.hi, self.bins = float(lo), float(hi), bins
         self.counts = np.zeros(bins, np.float64)
 
     def update(self, x: np.ndarray) -> None:
-        c, _ = np.histogram(np.clip(np.ravel(x), self.lo, self.hi), bins=self.bins, range=(self.lo, self.hi))
+        # float64: with float32 values numpy computes the bin edges in float32, and a narrow range far from
+        # zero (a YOLO head's constant anchor row, e.g. [320.0, 320.00003]) cannot hold 2048 distinct edges.
+        v = np.clip(np.ravel(x).astype(np.float64), self.lo, self.hi)
+        c, _ = np.histogram(v, bins=self.bins, range=(self.lo, self.hi))
         self.counts += c
 
     @property
