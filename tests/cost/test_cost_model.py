@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 import onnx
-from onnx import helper, numpy_helper
+from onnx import helper
 
 from npuready.cost import estimate
 from npuready.targets import load_target

@@ -1,6 +1,5 @@
 """Experiments as task graphs: serial, local Dask cluster and remote scheduler give the same result.json
 apart from its timing block; failing tasks, a killed worker, --resume, and the path without Dask."""
-import json
 import os
 import sys
 from pathlib import Path

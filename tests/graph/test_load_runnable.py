@@ -1,7 +1,6 @@
 """Graphs onnxruntime cannot load are unusable input (exit 2 on every verb), never an "ok" lint."""
 from __future__ import annotations
 
-import onnx
 import pytest
 from onnx import TensorProto, helper
 

@@ -1,7 +1,6 @@
 """Dims written as -1, 0 or an unnamed '?' become distinct dynamic dims per position (npuready.importer.dims)."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from onnx import helper
 from importer_models import model, value
