@@ -29,8 +29,8 @@ def wrap(line: str, columns: int) -> list[str]:
         return [line]
     indent = line[:len(line) - len(line.lstrip(" "))]
     more = indent + " " * min(CONTINUATION, max(0, columns // 2 - len(indent)))
-    return textwrap.wrap(line.lstrip(" "), columns, initial_indent=indent, subsequent_indent=more, break_long_words=False,
-                         break_on_hyphens=False, drop_whitespace=True) or [line]
+    return textwrap.wrap(line.lstrip(" "), columns, initial_indent=indent, subsequent_indent=more,
+                         break_long_words=False, break_on_hyphens=False, drop_whitespace=True) or [line]
 
 
 def printable(text: str) -> str:

@@ -69,7 +69,8 @@ def _git(*args):
     return subprocess.run(["git", "-C", str(repo_root()), *args], capture_output=True, text=True).stdout.strip()
 
 
-@pytest.mark.skipif(_git("rev-parse", "--is-shallow-repository") != "false", reason="needs this repository's full history")
+@pytest.mark.skipif(_git("rev-parse", "--is-shallow-repository") != "false",
+                    reason="needs this repository's full history")
 def test_this_repositorys_own_history_matches_git_show(capsys):
     """The first and the latest commit that stored a result: every figure equals what `git show` reads."""
     commits = _git("log", "--reverse", "--format=%H", "--", "experiments/*/result.json").split()

@@ -15,7 +15,8 @@ def _paddle_like(path):
     c = 4
     inits = [numpy_helper.from_array(RNG.normal(size=(c, 3, 3, 3)).astype(np.float32), "w")] + [
         numpy_helper.from_array(a.astype(np.float32), n) for n, a in
-        (("s", RNG.uniform(0.5, 2, c)), ("b", RNG.normal(size=c)), ("m", RNG.normal(size=c)), ("v", RNG.uniform(0.5, 2, c)))]
+        (("s", RNG.uniform(0.5, 2, c)), ("b", RNG.normal(size=c)), ("m", RNG.normal(size=c)),
+         ("v", RNG.uniform(0.5, 2, c)))]
     nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
              helper.make_node("BatchNormalization", ["c", "s", "b", "m", "v"], ["n"], name="bn"),
              helper.make_node("Relu", ["n"], ["y"], name="relu")]

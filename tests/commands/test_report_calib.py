@@ -15,7 +15,8 @@ def test_passing_gate_is_the_last_line(tmp_path, capsys):
     lines = capsys.readouterr().out.splitlines()
     doc = json.loads((tmp_path / "result.json").read_text())
     assert len(lines) == 2 and lines[-1] == ladder_line(doc["ladder"])
-    assert lines[-1].startswith("ladder (measured, 8 inputs): fake-quant vs float ") and lines[-1].endswith("; GATE PASS")
+    assert lines[-1].startswith("ladder (measured, 8 inputs): fake-quant vs float ")
+    assert lines[-1].endswith("; GATE PASS")
 
 
 def test_failing_gate_names_reason_and_cause_in_the_last_line(tmp_path, capsys, monkeypatch):
@@ -38,8 +39,9 @@ def test_ladder_line_for_a_ladder_that_did_not_run_and_for_no_ladder():
     assert ladder_line(None) is None
     assert ladder_line({"status": "not run", "reason": "op LSTM has no integer kernel"}) == \
         "ladder not run: op LSTM has no integer kernel"
-    section = {"status": "ran", "evidence": "measured", "gate": {"passed": False, "reasons": ["integer rung did not run: x"],
-                                                               "cause": None},
+    section = {"status": "ran", "evidence": "measured",
+               "gate": {"passed": False, "reasons": ["integer rung did not run: x"],
+                        "cause": None},
                "ladder": {"images": 4, "agreement": {"fake_quant_vs_float": 0.5}, "accuracy": {}}}
     assert ladder_line(section) == ("ladder (measured, 4 inputs): fake-quant vs float 0.5000; "
                                     "GATE FAIL: integer rung did not run: x")

@@ -21,8 +21,8 @@ def test_help_documents_workers_scheduler_resume_and_the_extra(capsys):
     with pytest.raises(SystemExit):
         main(["run", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    for needle in ("--workers N", "--serial", "--scheduler tcp://HOST:PORT", "--resume", "pip install 'npuready[sweep]'",
-                   "failed_tasks"):
+    for needle in ("--workers N", "--serial", "--scheduler tcp://HOST:PORT", "--resume",
+                   "pip install 'npuready[sweep]'", "failed_tasks"):
         assert needle in text
 
 

@@ -50,7 +50,8 @@ def test_cost_with_batch_1_equals_the_static_export(models, capsys):
         pinned = _json(capsys, ["cost", models["dyn"], *pins])
         assert pinned["total"]["cycles"] == static["total"]["cycles"] > 0
         assert [la["cycles"] for la in pinned["layers"]] == [la["cycles"] for la in static["layers"]]
-    assert pinned["shapes"] == {"shape_ops_folded": 4, "folded_nodes": 7, "unresolved_values": 0, "pinned": "--input-shape image=1,4,2,2"}
+    assert pinned["shapes"] == {"shape_ops_folded": 4, "folded_nodes": 7, "unresolved_values": 0,
+                                "pinned": "--input-shape image=1,4,2,2"}
 
 
 def test_partition_with_batch_1_equals_the_static_export(models, capsys):

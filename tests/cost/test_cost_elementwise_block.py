@@ -42,14 +42,16 @@ def _bn_after_concat(c: int, hw: int) -> onnx.ModelProto:
 
 
 def test_unfolded_batchnorm_reads_both_constants_from_flash_on_u55():
-    layer = next(lc for lc in estimate(load(_bn_after_concat(64, 32), canonical=False), "ethos-u55-128").layers if lc.node == "bn")
+    layer = next(lc for lc in estimate(load(_bn_after_concat(64, 32), canonical=False), "ethos-u55-128").layers
+                 if lc.node == "bn")
     # Mul and Add each read 65536 elements x 8 bytes from the 1 byte/cycle flash, plus 64 cycles latency each
     assert layer.dram_bytes == 2 * 524288
     assert layer.cycles == 2 * (524288 + 64)
 
 
 def test_targets_without_the_fields_read_no_constant_bytes():
-    layer = next(lc for lc in estimate(load(_bn_after_concat(64, 32), canonical=False), "edge-10").layers if lc.node == "bn")
+    layer = next(lc for lc in estimate(load(_bn_after_concat(64, 32), canonical=False), "edge-10").layers
+                 if lc.node == "bn")
     assert load_target("edge-10").elementwise_block_bytes == 0
     assert layer.dram_bytes == 0
 

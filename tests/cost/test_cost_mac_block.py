@@ -6,7 +6,8 @@ import pytest
 from onnx import helper
 
 from npuready.cost import estimate
-from npuready.cost.mac_block import MacOp, Memory, Shram, block_transfer_cycles, find_block, part_kernel, pipeline_cycles
+from npuready.cost.mac_block import (MacOp, Memory, Shram, block_transfer_cycles, find_block, part_kernel,
+                                     pipeline_cycles)
 from npuready.cost.workload import workload
 from npuready.graph import load
 from npuready.targets import load_target
@@ -106,7 +107,8 @@ def test_targets_without_shram_are_unchanged():
     g = _tiny_conv()
     t = load_target("edge-10")
     assert t.shram_banks == 0
-    assert estimate(g, t).layers[0].compute_cycles == estimate(g, dataclasses.replace(t, sram_burst_bytes=32)).layers[0].compute_cycles
+    assert (estimate(g, t).layers[0].compute_cycles
+            == estimate(g, dataclasses.replace(t, sram_burst_bytes=32)).layers[0].compute_cycles)
 
 
 def test_maxpool_output_stage_runs_at_its_own_rate():

@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 import onnx
-from onnx import helper, numpy_helper
+from onnx import helper
 
 from npuready.cost import estimate
 from npuready.targets import load_target
@@ -99,7 +99,8 @@ def test_qdq_model_costs_like_float(conv_relu):
 
     class Reader(CalibrationDataReader):
         def __init__(self):
-            self.items = iter([{"x": np.random.default_rng(i).standard_normal((1, 16, 16, 16)).astype(np.float32)} for i in range(2)])
+            self.items = iter([{"x": np.random.default_rng(i).standard_normal((1, 16, 16, 16)).astype(np.float32)}
+                               for i in range(2)])
 
         def get_next(self):
             return next(self.items, None)
@@ -122,7 +123,8 @@ def test_json_contract(conv_relu):
     d = estimate(conv_relu, "tiny-1").to_dict()
     assert d["evidence"] == "simulated"
     assert isinstance(d["total"]["cycles"], int) and d["total"]["latency_s"] > 0
-    assert [(l["node"], l["op_type"], l["bound"]) for l in d["layers"]] == [("conv", "Conv", "compute"), ("relu", "Relu", "none")]
+    assert [(l["node"], l["op_type"], l["bound"]) for l in d["layers"]] == [("conv", "Conv", "compute"),
+                                                                            ("relu", "Relu", "none")]
     assert all(isinstance(l["cycles"], int) for l in d["layers"])
 
 

@@ -17,4 +17,5 @@ def test_rows_match_estimate(tmp_path):
     assert [(r["model"], r["target"]) for r in rows] == [("pool_net", "tiny-1"), ("pool_net", "ethos-u55-128")]
     for r in rows:
         total = estimate(pool_net(), r["target"]).total()
-        assert (r["cycles"], r["latency_s"], r["energy_uj"]) == (total["cycles"], total["latency_s"], total["energy_uj"])
+        assert (r["cycles"], r["latency_s"], r["energy_uj"]) == (total["cycles"], total["latency_s"],
+                                                                 total["energy_uj"])

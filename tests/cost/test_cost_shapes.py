@@ -27,4 +27,5 @@ def test_report_counts_folded_shape_ops_and_pins():
     report = estimate(load(sp.chunk_conv("batch"), pins=ShapePins(batch=1)))
     assert report.shapes == {"shape_ops_folded": 5, "folded_nodes": 9, "unresolved_values": 0, "pinned": "--batch 1"}
     assert report.to_dict()["shapes"] == report.shapes
-    assert "shapes: 5 shape op(s) folded (9 node(s) known before inference); pinned --batch 1" in " ".join(to_text(report).split())
+    assert ("shapes: 5 shape op(s) folded (9 node(s) known before inference); pinned --batch 1"
+            in " ".join(to_text(report).split()))

@@ -18,7 +18,8 @@ def _layer(op, ours, ref, tensor="t"):
 
 def _models():
     return [
-        {"model": "a", "target": "u55", "ratio": 0.5, "layers": [_layer("Conv2D", 100, 100), _layer("Transpose", 0, 100)]},
+        {"model": "a", "target": "u55", "ratio": 0.5,
+         "layers": [_layer("Conv2D", 100, 100), _layer("Transpose", 0, 100)]},
         {"model": "b", "target": "u55", "ratio": 1.0, "layers": [_layer("Conv2D", 300, 100)]},
         {"model": "c", "target": "u55", "ratio": 1.1, "layers": [_layer("Conv2D", 90, 100)]},
         {"model": "a", "target": "u65", "ratio": 0.85, "layers": [_layer("Conv2D", 85, 100)]},
@@ -37,8 +38,10 @@ def test_medians_and_totals_outside():
 def test_op_type_sums_and_zero_cost_layers():
     g = gaps(_models())
     conv55 = next(o for o in g["op_types"] if (o["target"], o["vela_operator"]) == ("u55", "Conv2D"))
-    assert (conv55["ours_cycles"], conv55["reference_cycles"], conv55["layers"], conv55["ratio"]) == (490, 300, 3, 1.633333)
-    assert [(o["target"], o["vela_operator"]) for o in g["op_types_outside"]] == [("u55", "Conv2D"), ("u55", "Transpose")]
+    assert (conv55["ours_cycles"], conv55["reference_cycles"], conv55["layers"], conv55["ratio"]) == (490, 300, 3,
+                                                                                                      1.633333)
+    assert [(o["target"], o["vela_operator"]) for o in g["op_types_outside"]] == [("u55", "Conv2D"),
+                                                                                  ("u55", "Transpose")]
     assert [(o["model"], o["vela_operator"], o["ratio"]) for o in g["model_op_types_outside"]] == [
         ("a", "Transpose", 0.0), ("b", "Conv2D", 3.0)]
     assert g["zero_cost_layers"] == [{"model": "a", "target": "u55", "tensor": "t", "vela_operator": "Transpose",

@@ -44,7 +44,8 @@ def _streams():
     rng = np.random.default_rng(0)
     for n in (1, 2, 7, 300, 5000, 40000):
         yield rng.integers(0, 64, n)  # palette indices, mostly codable by every setting
-        yield np.minimum(np.abs(rng.laplace(0, rng.uniform(0.5, 60), n)).astype(int), 511)  # long tails: settings drop out
+        # long tails: settings drop out
+        yield np.minimum(np.abs(rng.laplace(0, rng.uniform(0.5, 60), n)).astype(int), 511)
         yield np.where(rng.random(n) < 0.9, 0, rng.integers(1, 2000, n))  # zero-run lengths
 
 

@@ -45,7 +45,8 @@ def test_all_zero_output_channels_cost_little_on_the_mirrors():
     sparse[:8] = 0.0  # timm zero-initialises the last BatchNorm of a residual block: it folds into such a conv
     for target in ("ethos-u55-128", "ethos-u65-256"):
         t = load_target(target)
-        dense_bytes, sparse_bytes = (streamed_weight_bytes(workload(g, g.nodes[0]), t) for g in (_conv(w), _conv(sparse)))
+        dense_bytes, sparse_bytes = (streamed_weight_bytes(workload(g, g.nodes[0]), t)
+                                     for g in (_conv(w), _conv(sparse)))
         # the zeros go into runs; every other weight then also carries a (short) run-length symbol
         assert sparse_bytes < dense_bytes * 0.7
     t = load_target("edge-10")  # no weight codec: one byte per weight
@@ -92,7 +93,8 @@ def _model():
     conv("c2", "dw", (64, 1, 3, 3), group=64)
     conv("dw", "c3", (256, 64, 3, 3), scale=0.02)  # 147,456 weights: two sections
     w = conv("c3", "c4", (128, 256, 1, 1))
-    inits[-2] = numpy_helper.from_array(np.where(np.arange(128)[:, None, None, None] % 2, w, 0).astype(np.float32), "c4_w")
+    inits[-2] = numpy_helper.from_array(np.where(np.arange(128)[:, None, None, None] % 2, w, 0).astype(np.float32),
+                                        "c4_w")
     nodes.append(helper.make_node("GlobalAveragePool", ["c4"], ["gap"], name="gap"))
     nodes.append(helper.make_node("Flatten", ["gap"], ["flat"], name="flat"))
     inits.append(numpy_helper.from_array(rng.standard_normal((128, 100)).astype(np.float32), "fc_w"))

@@ -17,7 +17,8 @@ def report():
 def test_text_at_80_columns_has_no_breakable_line_over_80(report):
     text = to_text(report, all_layers=True, width=80)
     assert overlong(text, 80) == []
-    assert "(columns M, K, N, tiles, compute, memory, SRAM B, DRAM B left out to fit the terminal;" in " ".join(text.split())
+    assert ("(columns M, K, N, tiles, compute, memory, SRAM B, DRAM B left out to fit the terminal;"
+            in " ".join(text.split()))
 
 
 def test_a_wide_terminal_shows_every_column(report):

@@ -40,9 +40,11 @@ def save(m: onnx.ModelProto, path: Path) -> Path:
     return path
 
 
-def calib_folder(folder: Path, m: onnx.ModelProto, n: int = 40, seed: int = 0, labelled: bool = True) -> Path:
-    """``n`` random inputs (each scaled by a random factor in 0.2..4) as .npy; labelled: one sub-folder per class, the class being the float model's
-    own top-1 (so float accuracy is 1.0 and the gate's accuracy drop is the integer model's error)."""
+def calib_folder(folder: Path, m: onnx.ModelProto, n: int = 40, seed: int = 0,
+                 labelled: bool = True) -> Path:
+    """``n`` random inputs (each scaled by a random factor in 0.2..4) as .npy; labelled: one sub-folder per class, the
+    class being the float model's own top-1 (so float accuracy is 1.0 and the gate's accuracy drop is the integer
+    model's error)."""
     import onnxruntime as ort
 
     rng = np.random.default_rng(seed)

@@ -74,7 +74,8 @@ def _folder(root, files):
 
 @pytest.mark.parametrize("files, message", [
     ({"3/a.npy": None, "42/b.npy": None}, "{calib}: 42/b.npy: label 42 is outside the class range 0…9"),
-    ({"1/a.npy": None, "2/b.npy": float("nan")}, "{calib}/2/b.npy: contains NaN or infinity (first at flat index 0); inputs must be finite"),
+    ({"1/a.npy": None, "2/b.npy": float("nan")}, "{calib}/2/b.npy: contains NaN or infinity (first at flat index 0); "
+                                                 "inputs must be finite"),
     ({"a.npy": 0.5, "b.npy": 0.5}, "{calib} (calibration sample): every calibration value is 0.5 over 2 inputs"),
 ])
 def test_garbage_calibration_data_is_exit_2_naming_the_file(work, tmp_path, capsys, files, message):

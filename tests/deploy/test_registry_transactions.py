@@ -42,7 +42,8 @@ def _accept(root: str, name: str, folder: str, tag: str, kill_at: str | None = N
 def test_eight_concurrent_writers_ten_times_lose_nothing(tmp_path):
     for trial in range(10):
         root = tmp_path / f"reg{trial}"
-        procs = [FORK.Process(target=_accept, args=(str(root), f"m{i}", str(tmp_path / f"src{trial}_{i}"), f"{trial}.{i}"))
+        procs = [FORK.Process(target=_accept,
+                              args=(str(root), f"m{i}", str(tmp_path / f"src{trial}_{i}"), f"{trial}.{i}"))
                  for i in range(8)]
         for p in procs:
             p.start()
@@ -146,7 +147,8 @@ def test_read_only_registry_folder_is_exit_2(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(Path, "mkdir", mkdir)
     model = save(classifier("good"), tmp_path / "good.onnx")
     calib = calib_folder(tmp_path / "calib", classifier("good"), n=6)
-    assert main(["deploy", str(model), "--calib", str(calib), "--registry", str(ro / "reg"), "--calib-images", "3"]) == 2
+    assert main(["deploy", str(model), "--calib", str(calib), "--registry", str(ro / "reg"),
+                 "--calib-images", "3"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"npuready deploy: error: {ro / 'reg' / '.staging'}: cannot create the folder (Read-only file system); the "
-                   "registry was not changed — free space or make the registry writable and deploy again"]
+    assert err == [f"npuready deploy: error: {ro / 'reg' / '.staging'}: cannot create the folder (Read-only file "
+                   "system); the registry was not changed — free space or make the registry writable and deploy again"]

@@ -57,7 +57,8 @@ def attention() -> onnx.ModelProto:
     rng = np.random.default_rng(2)
     f32 = np.float32
     inits = [_init(rng, "wp", (8, 1, 7, 7), 0.2), _init(rng, "bp", (8,), 0.1),
-             nh.from_array(np.array([1, 8, 16], np.int64), "s1"), nh.from_array(np.array([1, 16, 3, 8], np.int64), "s2"),
+             nh.from_array(np.array([1, 8, 16], np.int64), "s1"),
+             nh.from_array(np.array([1, 16, 3, 8], np.int64), "s2"),
              nh.from_array((1 + 0.1 * rng.standard_normal(8)).astype(f32), "gamma"), _init(rng, "beta", (8,), 0.1),
              _init(rng, "wqkv", (8, 24), 0.4), nh.from_array(np.array(0, np.int64), "i0"),
              nh.from_array(np.array(1, np.int64), "i1"), nh.from_array(np.array(2, np.int64), "i2"),

@@ -144,7 +144,8 @@ def test_bias_is_used_as_stored_when_its_scale_is_input_times_weight_scale(qdq_m
 
 @pytest.mark.parametrize("name, fn, message", [
     ("b1_quantized_scale", lambda a: a * np.float32(2), r"^bias b1_quantized \(scale b1_quantized_scale, node .*\): "
-     r"stored scale\[0\] = .* is not input scale × weight scale = .* \(relative tolerance 1e-06, 8 of 8 channels off\)"),
+     r"stored scale\[0\] = .* is not input scale × weight scale = .* \(relative tolerance 1e-06, 8 of 8 channels "
+     r"off\)"),
     ("bf_quantized_scale", lambda a: np.where(np.arange(a.size) == 3, np.nan, a).astype(a.dtype),
      r"^scale bf_quantized_scale\[3\] = nan: a quantisation scale must be finite and > 0 \(1 of 10 bad\)"),
     ("r1_scale", lambda a: np.zeros_like(a), r"^scale r1_scale = 0.0: a quantisation scale must be finite and > 0"),

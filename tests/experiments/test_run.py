@@ -32,7 +32,8 @@ def test_spec_fields_and_hash(tmp_path):
     ({"title": ""}, "missing text field 'title'"),
 ])
 def test_bad_specs_are_refused(tmp_path, over, needle):
-    path = _write_spec(tmp_path, **over) if over.get("id") != "other" else _write_spec(tmp_path, exp_id="demo", id="other")
+    path = (_write_spec(tmp_path, **over) if over.get("id") != "other"
+            else _write_spec(tmp_path, exp_id="demo", id="other"))
     with pytest.raises(InputError, match=needle):
         load_spec(path)
 

@@ -1,6 +1,5 @@
 """Experiments as task graphs: serial, local Dask cluster and remote scheduler give the same result.json
 apart from its timing block; failing tasks, a killed worker, --resume, and the path without Dask."""
-import json
 import os
 import sys
 from pathlib import Path
@@ -141,7 +140,8 @@ def test_without_dask_tasks_run_serially_and_the_note_says_how_to_enable_workers
     assert notes == ["dask.distributed is not installed: running tasks serially; "
                      "enable workers with pip install 'npuready[sweep]'"]
     with Sweep(SweepOptions(scheduler="tcp://127.0.0.1:1", show_progress=False)) as sweep:
-        with pytest.raises(InputError, match=r"needs dask.distributed; install it with pip install 'npuready\[sweep\]'"):
+        with pytest.raises(InputError,
+                           match=r"needs dask.distributed; install it with pip install 'npuready\[sweep\]'"):
             build_result(make(), show_progress=False, sweep=sweep)
 
 

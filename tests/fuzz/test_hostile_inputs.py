@@ -59,7 +59,8 @@ def _assert_one_line_exit_2(rc, err, opened, folder: Path):
 @pytest.fixture(scope="module")
 def qdq(tmp_path_factory):
     out = tmp_path_factory.mktemp("q") / "q.onnx"
-    assert main(["quantize", str(MODEL), "--calibration", "fashion-mnist:train", "--images", "8", "--out", str(out)]) == 0
+    assert main(["quantize", str(MODEL), "--calibration", "fashion-mnist:train", "--images", "8",
+                 "--out", str(out)]) == 0
     return out
 
 
@@ -158,7 +159,8 @@ def test_a_valid_target_file_works_on_every_analysis_verb(case_dir, capsys):
 ])
 def test_deploy_options(argv, words, case_dir, capsys):
     calib = H.manifest(case_dir, "symlink-out").parent  # never read: the options are checked first
-    rc, err, opened = _run(["deploy", str(MODEL), "--calib", str(calib), "--registry", str(case_dir / "r"), *argv], capsys)
+    rc, err, opened = _run(["deploy", str(MODEL), "--calib", str(calib), "--registry", str(case_dir / "r"), *argv],
+                           capsys)
     _assert_one_line_exit_2(rc, err, opened, case_dir)
     assert words in err and not (case_dir / "r").exists()
 
@@ -189,10 +191,13 @@ def test_random_mutations_of_valid_files_never_crash(tmp_path, capsys):
     np.save(calib / "s0.npy", np.zeros(H.SHAPE, np.float32))
     manifest = json.dumps({"samples": [{"file": "s0.npy", "label": 0}]}).encode()
     targets = [
-        (tmp_path / "m.npy", good.read_bytes(), lambda p: ["preprocess", "diagnose", "--runtime", str(p), "--calib", str(good)]),
-        (spec, spec.read_bytes(), lambda p: ["preprocess", "diagnose", "--runtime", str(good), "--calib", str(good), "--spec", str(p)]),
-        (calib / "manifest.json", manifest, lambda p: ["quantize", str(MODEL), "--calibration", str(calib), "--images", "1",
-                                                       "--out", str(tmp_path / "q.onnx")]),
+        (tmp_path / "m.npy", good.read_bytes(),
+         lambda p: ["preprocess", "diagnose", "--runtime", str(p), "--calib", str(good)]),
+        (spec, spec.read_bytes(),
+         lambda p: ["preprocess", "diagnose", "--runtime", str(good), "--calib", str(good), "--spec", str(p)]),
+        (calib / "manifest.json", manifest,
+         lambda p: ["quantize", str(MODEL), "--calibration", str(calib), "--images", "1",
+                    "--out", str(tmp_path / "q.onnx")]),
     ]
     for index, (path, data, argv) in enumerate(targets):
         for mutated in _mutations(data, 12, seed=index):

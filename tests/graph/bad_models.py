@@ -59,7 +59,8 @@ def png(d: Path) -> Path:
         return len(body).to_bytes(4, "big") + kind + body + zlib.crc32(kind + body).to_bytes(4, "big")
 
     ihdr = (1).to_bytes(4, "big") * 2 + bytes([8, 0, 0, 0, 0])
-    data = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\x00\x00")) + chunk(b"IEND", b"")
+    data = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\x00\x00"))
+            + chunk(b"IEND", b""))
     (d / "image.onnx").write_bytes(data)
     return d / "image.onnx"
 

@@ -63,7 +63,8 @@ def test_a_model_onnx_resolves_alone_is_never_checked(tmp_path):
     """Large constants are fine when neither pass runs (a weight-less VGG computes 411 MB of weights)."""
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])
-    nodes = [helper.make_node("ConstantOfShape", ["s"], ["w"], name="w", value=numpy_helper.from_array(np.array([0.0], np.float32))),
+    nodes = [helper.make_node("ConstantOfShape", ["s"], ["w"], name="w",
+                              value=numpy_helper.from_array(np.array([0.0], np.float32))),
              helper.make_node("Add", ["x", "w"], ["y"], name="add")]
     init = numpy_helper.from_array(np.array([1, 4], np.int64), "s")
     m = helper.make_model(helper.make_graph(nodes, "g", [x], [y], initializer=[init]),

@@ -45,8 +45,10 @@ def test_walk_reaches_subgraphs_with_scope_paths():
 
 
 def test_a_nested_subgraph_scope_keeps_its_outer_path():
-    inner_then = helper.make_graph([helper.make_node("Neg", ["x"], ["t"], name="neg")], "t2", [], [ex.value("t", [1, 4])])
-    inner_else = helper.make_graph([helper.make_node("Abs", ["x"], ["e"], name="abs")], "e2", [], [ex.value("e", [1, 4])])
+    inner_then = helper.make_graph([helper.make_node("Neg", ["x"], ["t"], name="neg")], "t2", [],
+                                   [ex.value("t", [1, 4])])
+    inner_else = helper.make_graph([helper.make_node("Abs", ["x"], ["e"], name="abs")], "e2", [],
+                                   [ex.value("e", [1, 4])])
     inner = helper.make_node("If", ["c"], ["z"], name="if2", then_branch=inner_then, else_branch=inner_else)
     outer_else = helper.make_graph([inner], "e1", [], [ex.value("z", [1, 4])])
     outer_then = helper.make_graph([helper.make_node("Relu", ["x"], ["r"], name="relu")], "t1", [],

@@ -1,7 +1,6 @@
 """Graphs onnxruntime cannot load are unusable input (exit 2 on every verb), never an "ok" lint."""
 from __future__ import annotations
 
-import onnx
 import pytest
 from onnx import TensorProto, helper
 
@@ -30,8 +29,10 @@ CASES = {
     "no-inputs": (_model([helper.make_node("Relu", ["w"], ["y"], name="relu")], inputs=(),
                          initializers=[helper.make_tensor("w", TensorProto.FLOAT, [1, 4], [0, 1, 2, 3])]),
                   r"the graph has no inputs"),
-    "opset-1": (_model([helper.make_node("Relu", ["x"], ["y"])], opset=1), r"opset 1 of the default domain is outside 6\.\."),
-    "opset-99": (_model([helper.make_node("Relu", ["x"], ["y"])], opset=99), r"opset 99 of the default domain is outside"),
+    "opset-1": (_model([helper.make_node("Relu", ["x"], ["y"])], opset=1),
+                r"opset 1 of the default domain is outside 6\.\."),
+    "opset-99": (_model([helper.make_node("Relu", ["x"], ["y"])], opset=99),
+                 r"opset 99 of the default domain is outside"),
 }
 
 

@@ -26,7 +26,8 @@ def test_parse_input_shape():
 @pytest.mark.parametrize("text, message", [
     ("image", "--input-shape 'image': expected NAME=D0,D1,... (e.g. --input-shape image=1,3,224,224)"),
     ("image=", "--input-shape 'image=': expected NAME=D0,D1,... (e.g. --input-shape image=1,3,224,224)"),
-    ("image=1,x,2", "--input-shape 'image=1,x,2': dim 'x' is not an integer; give positive sizes (e.g. image=1,3,224,224)"),
+    ("image=1,x,2", "--input-shape 'image=1,x,2': dim 'x' is not an integer; give positive sizes (e.g. "
+                    "image=1,3,224,224)"),
     ("image=1,0,2", "--input-shape 'image=1,0,2': dim 0 is not positive; every size must be 1 or more"),
     ("image=1,-3", "--input-shape 'image=1,-3': dim -3 is not positive; every size must be 1 or more"),
 ])

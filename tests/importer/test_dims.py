@@ -1,7 +1,6 @@
 """Dims written as -1, 0 or an unnamed '?' become distinct dynamic dims per position (npuready.importer.dims)."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from onnx import helper
 from importer_models import model, value
@@ -27,7 +26,8 @@ def _relu(in_dims, out_dims=None):
 
 
 def _input_dims(m):
-    return [d.dim_value if d.HasField("dim_value") else d.dim_param for d in m.graph.input[0].type.tensor_type.shape.dim]
+    return [d.dim_value if d.HasField("dim_value") else d.dim_param
+            for d in m.graph.input[0].type.tensor_type.shape.dim]
 
 
 def test_paddle_dims_become_one_dynamic_dim_per_position():

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 from onnx import helper
-from importer_models import RNG, assert_same_outputs, const, model, value
+from importer_models import RNG, assert_same_outputs, model, value
 
 from npuready.importer import canonicalise
 from npuready.importer.opset import default_opset

@@ -36,7 +36,7 @@ def test_slope_from_a_constant_node_becomes_an_initializer():
 
 
 def test_slope_read_from_a_graph_input_stays():
-    m = model([helper.make_node("PRelu", ["x", "s"], ["y"], name="prelu")], [value("x", [1, 3, 2, 2]), value("s", [3, 1, 1])],
-              [value("y", [1, 3, 2, 2])])
+    m = model([helper.make_node("PRelu", ["x", "s"], ["y"], name="prelu")],
+              [value("x", [1, 3, 2, 2]), value("s", [3, 1, 1])], [value("y", [1, 3, 2, 2])])
     out, imported = canonicalise(m)
     assert ops(out) == [("prelu", "PRelu")] and not imported

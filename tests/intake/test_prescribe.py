@@ -92,12 +92,14 @@ def _bn_after_relu():
 
     c = 8
     inits = [numpy_helper.from_array(np.random.default_rng(0).standard_normal((c, 1, 3, 3)).astype(np.float32), "w")]
-    inits += [numpy_helper.from_array(np.full(c, v, np.float32), n) for n, v in (("s", 1), ("b", 0), ("m", 0), ("v", 1))]
+    inits += [numpy_helper.from_array(np.full(c, v, np.float32), n)
+              for n, v in (("s", 1), ("b", 0), ("m", 0), ("v", 1))]
     nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
              helper.make_node("Relu", ["c"], ["r"], name="relu"),
              helper.make_node("BatchNormalization", ["r", "s", "b", "m", "v"], ["n"], name="bn"),
              helper.make_node("Relu", ["n"], ["y"], name="relu2")]
-    graph = helper.make_graph(nodes, "bn_after_relu", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 8, 8])],
+    graph = helper.make_graph(nodes, "bn_after_relu",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 8, 8])],
                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, c, 8, 8])], inits)
     m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     m.ir_version = 8

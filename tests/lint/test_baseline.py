@@ -38,7 +38,8 @@ def test_write_then_only_the_new_node_fails(repo, capsys):
     data = json.loads(capsys.readouterr().out)
     assert [(f["node"], (f["suppression"] or {}).get("kind")) for f in data["findings"]] == [
         ("act0", "baseline"), ("act1", "baseline"), ("act2", None)]
-    assert (data["summary"], data["suppressed"]) == ({"errors": 1, "warnings": 0, "infos": 0}, {"waived": 0, "baselined": 2})
+    assert (data["summary"], data["suppressed"]) == ({"errors": 1, "warnings": 0, "infos": 0},
+                                                     {"waived": 0, "baselined": 2})
     assert data["baseline"] == "base.json"
 
 
@@ -62,7 +63,8 @@ def test_config_names_the_baseline(repo, capsys):
 
 
 def test_waived_findings_are_not_recorded(repo, capsys):
-    write(repo / "npuready.toml", '[lint]\ntarget = "edge-10"\n[[lint.waive]]\nrule = "R005"\nnode = "act0"\nreason = "CPU"\n')
+    write(repo / "npuready.toml",
+          '[lint]\ntarget = "edge-10"\n[[lint.waive]]\nrule = "R005"\nnode = "act0"\nreason = "CPU"\n')
     assert main(["lint", "models/m.onnx", "--write-baseline", "base.json"]) == 0
     assert [e["node"] for e in json.loads((repo / "base.json").read_text())["findings"]] == ["act1"]
     assert "1 waived, 1 baselined" in _flat(capsys.readouterr().out)
@@ -72,7 +74,8 @@ def test_a_recorded_finding_does_not_cover_the_same_node_in_another_model(repo, 
     save(activations(1), repo / "models" / "a.onnx")
     save(activations(1), repo / "models" / "b.onnx")
     assert main(["lint", "models/a.onnx", "--write-baseline", "base.json"]) == 0
-    assert main(["lint", "models/a.onnx", "models/b.onnx", "--baseline", "base.json", "-f", "json", "-o", "r.json"]) == 1
+    assert main(["lint", "models/a.onnx", "models/b.onnx", "--baseline", "base.json", "-f", "json",
+                 "-o", "r.json"]) == 1
     data = json.loads((repo / "r.json").read_text())
     assert [(d["model_key"], d["summary"]["errors"], d["suppressed"]["baselined"]) for d in data] == [
         ("models/a.onnx", 0, 1), ("models/b.onnx", 1, 0)]

@@ -57,7 +57,8 @@ def _action(checkout: Path, *argv: str, **inputs: str) -> tuple[subprocess.Compl
 
 
 def test_action_step_lints_the_glob_writes_relative_sarif_and_defers_the_exit(checkout):
-    proc, outputs = _action(checkout, "--defer-exit", NPUREADY_MODELS="models/**/*.onnx", NPUREADY_SARIF="out/lint.sarif")
+    proc, outputs = _action(checkout, "--defer-exit", NPUREADY_MODELS="models/**/*.onnx",
+                            NPUREADY_SARIF="out/lint.sarif")
     assert proc.returncode == 0, proc.stderr
     assert outputs == {"exit-code": "1", "sarif": "out/lint.sarif"}
     doc = json.loads((checkout / "out" / "lint.sarif").read_text())

@@ -48,7 +48,8 @@ def test_a_glob_waives_every_matching_node_and_the_run_passes(tmp_path):
     assert [f.suppressed for f in report.findings] == [True, True, True]
     assert not report.blocked and report.exit_code == 0
     data = report.to_dict()
-    assert (data["summary"], data["suppressed"]) == ({"errors": 0, "warnings": 0, "infos": 0}, {"waived": 3, "baselined": 0})
+    assert (data["summary"], data["suppressed"]) == ({"errors": 0, "warnings": 0, "infos": 0},
+                                                     {"waived": 3, "baselined": 0})
 
 
 def test_model_glob_is_relative_to_the_config_folder(tmp_path):
@@ -68,11 +69,12 @@ def test_an_expired_waiver_stops_waiving_and_says_so(tmp_path):
     assert _states(gone)[0] == ("act0", "waiver expired 2026-06-30: Softsign stays on the CPU by design")
     text = render([gone], "text")
     assert "BLOCKED: 2 error(s), 0 warning(s)" in text
-    assert ("- act0 (Softsign): activation Softsign is not in the allowlist of target edge-10 [waiver expired 2026-06-30: "
-            "Softsign stays on the CPU by design]") in " ".join(text.split())
+    assert ("- act0 (Softsign): activation Softsign is not in the allowlist of target edge-10 [waiver expired "
+            "2026-06-30: Softsign stays on the CPU by design]") in " ".join(text.split())
     finding = json.loads(render([gone], "json"))["findings"][0]
-    assert finding["suppression"] == {"kind": "waiver", "reason": "Softsign stays on the CPU by design", "active": False,
-                                      "expires": "2026-06-30", "source": "npuready.toml: lint.waive[0]"}
+    assert finding["suppression"] == {"kind": "waiver", "reason": "Softsign stays on the CPU by design",
+                                      "active": False, "expires": "2026-06-30",
+                                      "source": "npuready.toml: lint.waive[0]"}
 
 
 def test_waived_findings_stay_visible_in_text_and_json_via_the_cli(tmp_path, monkeypatch, capsys):
@@ -83,7 +85,8 @@ def test_waived_findings_stay_visible_in_text_and_json_via_the_cli(tmp_path, mon
     out = capsys.readouterr().out
     assert "BLOCKED: 1 error(s), 0 warning(s), 1 waived" in _flat(out)
     flat = " ".join(out.split())  # the text renderer wraps long lines
-    assert "- act1 (Softsign): activation Softsign is not in the allowlist of target edge-10 [waived: Softsign stays on the CPU by design]" in flat
+    assert ("- act1 (Softsign): activation Softsign is not in the allowlist of target edge-10 [waived: Softsign "
+            "stays on the CPU by design]") in flat
     _config(tmp_path, node="act?")
     assert main(["lint", str(model), "-f", "json"]) == 0
     data = json.loads(capsys.readouterr().out)

@@ -29,7 +29,8 @@ def test_edges_cpu_moves_pre_and_post_processing():
     assert p["scale_255"].reason == "cpu: edges policy (pre-processing before the first MAC op)"
     g = load(yolo_like())
     p = place(g, load_target("edge-10"), {}, edges="cpu")
-    assert {n for n, x in p.items() if x.device == NPU} == {"stem", "stem_relu", "stage", "stage_relu", "cls_head", "reg_head"}
+    assert {n for n, x in p.items() if x.device == NPU} == {"stem", "stem_relu", "stage", "stage_relu", "cls_head",
+                                                            "reg_head"}
     assert p["cls_sigmoid"].reason == "cpu: edges policy (post-processing after the last MAC op)"
 
 
@@ -41,7 +42,8 @@ def test_placement_follows_the_targets_declarations_and_the_profile():
 
     g = _norm("LayerNormalization")
     u55 = place(g, load_target("ethos-u55-128"), {})["node"]
-    assert u55.device == NPU and u55.reason.startswith("npu: LayerNormalization runs on ethos-u55-128 via Vela's lowering")
+    assert u55.device == NPU
+    assert u55.reason.startswith("npu: LayerNormalization runs on ethos-u55-128 via Vela's lowering")
     nolut = place(g, load_target("edge-10-nolut"), {})["node"]
     assert nolut.device == CPU and nolut.reason == ("cpu: LayerNormalization: edge-10-nolut cannot run it: its [norms] "
                                                     "table marks LayerNormalization 'host'")

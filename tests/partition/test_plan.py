@@ -37,8 +37,10 @@ def test_calibration_tensors_original_input_vs_body_input():
     plan = plan_partition(uint8_classifier(), "edge-10", edges="cpu")
     offload = plan.calibration["cpu_offload"]["tensors"]
     body = plan.calibration["body_only"]["tensors"]["body_0"]
-    assert offload == [{"name": "image", "shape": [1, 32, 32, 3], "dtype": "uint8", "bytes": 32 * 32 * 3, "layout": "NHWC"}]
-    assert body == [{"name": "nchw", "shape": [1, 3, 32, 32], "dtype": "float32", "bytes": 32 * 32 * 3 * 4, "layout": "NCHW"}]
+    assert offload == [{"name": "image", "shape": [1, 32, 32, 3], "dtype": "uint8", "bytes": 32 * 32 * 3,
+                        "layout": "NHWC"}]
+    assert body == [{"name": "nchw", "shape": [1, 3, 32, 32], "dtype": "float32", "bytes": 32 * 32 * 3 * 4,
+                     "layout": "NCHW"}]
 
 
 def test_fragmented_by_layernorm_names_the_splitters():
@@ -72,7 +74,8 @@ def test_independent_cpu_branch_does_not_split_the_body():
     nodes = [helper.make_node("Conv", ["x", "w"], ["a"], name="conv_a", kernel_shape=[1, 1]),
              helper.make_node("Sin", ["x"], ["e"], name="side_sin"),
              helper.make_node("Conv", ["a", "w"], ["b"], name="conv_b", kernel_shape=[1, 1])]
-    m = model(nodes, [value("x", [1, 2, 4, 4])], [value("b", [1, 2, 4, 4]), value("e", [1, 2, 4, 4])], [weights("w", (2, 2, 1, 1))])
+    m = model(nodes, [value("x", [1, 2, 4, 4])], [value("b", [1, 2, 4, 4]), value("e", [1, 2, 4, 4])],
+              [weights("w", (2, 2, 1, 1))])
     plan = plan_partition(m, "edge-10", lint_errors={})
     assert [(s.name, s.nodes) for s in plan.segments] == [("body_0", ("conv_a", "conv_b")), ("tail", ("side_sin",))]
 

@@ -41,7 +41,8 @@ def _two_input_model(dtype=TensorProto.FLOAT):
     inputs = [helper.make_tensor_value_info("pixels", dtype, [1, 3, 8, 8]),
               helper.make_tensor_value_info("tokens", TensorProto.FLOAT, [1, 3, 8, 8])]
     out = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3, 8, 8])
-    nodes = [helper.make_node("Cast", ["pixels"], ["pf"], to=TensorProto.FLOAT), helper.make_node("Add", ["pf", "tokens"], ["y"])]
+    nodes = [helper.make_node("Cast", ["pixels"], ["pf"], to=TensorProto.FLOAT),
+             helper.make_node("Add", ["pf", "tokens"], ["y"])]
     return helper.make_model(helper.make_graph(nodes, "mm", inputs, [out]), opset_imports=[helper.make_opsetid("", 17)])
 
 

@@ -43,7 +43,8 @@ def test_body_mode_writes_per_image_hwc_from_the_same_apply(tmp_path, photos):
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert manifest["count"] == 6 and manifest["per_class"] == {name: 1 for name in labels}
     first = manifest["samples"][0]
-    np.testing.assert_array_equal(np.load(tmp_path / first["file"]), apply(spec.replace(layout="HWC"), images[first["index"]]))
+    np.testing.assert_array_equal(np.load(tmp_path / first["file"]),
+                                  apply(spec.replace(layout="HWC"), images[first["index"]]))
 
 
 def test_offload_mode_keeps_the_original_model_input(tmp_path, photos, model_file):

@@ -54,7 +54,8 @@ def test_channel_order_message_and_layout_kinds(photos):
     assert d.findings[0].message.startswith("runtime channels are reversed relative to calibration (RGB vs BGR")
     assert d.findings[0].message.endswith("per-channel mean/std were applied in the other order too")
     hwc = diagnose(apply(tv.replace(layout="NHWC"), photos["coffee"]), apply(tv, photos["coffee"]))
-    assert [f.message for f in hwc.findings] == ["runtime is NHWC [1, 224, 224, 3], calibration is NCHW [1, 3, 224, 224]"]
+    assert [f.message for f in hwc.findings] == [
+        "runtime is NHWC [1, 224, 224, 3], calibration is NCHW [1, 3, 224, 224]"]
 
 
 def test_missing_normalisation_reports_the_fitted_mean_and_std(photos):
@@ -94,9 +95,8 @@ def test_unusable_tensors_are_input_errors(array, message):
 
 
 def test_every_kind_is_documented():
-    assert set(KINDS) == {"layout", "channels", "letterbox_size", "letterbox_missing", "letterbox_pad", "crop", "resize",
-                          "interpolation",
-                          "channel_order", "scale_255", "normalization", "unexplained"}
+    assert set(KINDS) == {"layout", "channels", "letterbox_size", "letterbox_missing", "letterbox_pad", "crop",
+                          "resize", "interpolation", "channel_order", "scale_255", "normalization", "unexplained"}
 
 
 def test_pad_value_message_and_dtype_note(photos):

@@ -71,7 +71,8 @@ def _model(first_op: str, **attrs):
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3, 8, 8])
     inits = [numpy_helper.from_array(np.ones((3, 1, 1, 1), np.float32), "W")]
     node = helper.make_node(first_op, ["image", "W"] if first_op == "Conv" else ["image"], ["y"], **attrs)
-    return helper.make_model(helper.make_graph([node], "g", [x], [y], inits), opset_imports=[helper.make_opsetid("", 17)])
+    return helper.make_model(helper.make_graph([node], "g", [x], [y], inits),
+                             opset_imports=[helper.make_opsetid("", 17)])
 
 
 def test_unsupported_graphs_are_input_errors():
@@ -97,6 +98,7 @@ def test_scale_only_spec_folds_even_when_the_conv_pads(photos):
     spec = TV.replace(mean=None, std=None)  # x/255 only: zero padding of x/255 is zero padding of x
     result = fuse_normalization(original, spec)
     assert result.strategy == "fold" and [n.op_type for n in result.model.graph.node][:2] == ["Cast", "Conv"]
-    worst = max(float(np.abs(_run(result.model, apply(spec, photos[n])) - _run(original, apply(spec.unfused(), photos[n]))).max())
+    worst = max(float(np.abs(_run(result.model, apply(spec, photos[n]))
+                             - _run(original, apply(spec.unfused(), photos[n]))).max())
                 for n in TEST_PHOTOS)
     assert worst <= 1e-4

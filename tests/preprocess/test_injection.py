@@ -7,7 +7,8 @@ from npuready.preprocess.pipeline import apply
 def test_catalogue_covers_every_seed_mismatch():
     assert [c.name for c in injections()] == ["rgb_vs_bgr", "missing_255", "missing_normalization",
                                               "fused_setting_inactive", "hwc_vs_nchw", "nchw_reshaped_as_hwc",
-                                              "crop_vs_no_crop", "wrong_interpolation", "wrong_pad_value", "wrong_letterbox_size"]
+                                              "crop_vs_no_crop", "wrong_interpolation", "wrong_pad_value",
+                                              "wrong_letterbox_size"]
     lb = injections()[-1]
     assert lb.calib.name == "yolo_1280" and "yolo_640" in lb.why
 

@@ -14,7 +14,8 @@ def test_registry_holds_the_founding_presets_in_order():
     assert all(spec.name == name for name, spec in PRESETS.items())
     assert [n for n, spec in PRESETS.items()
             if not spec.source.startswith("the founding list of input formats")] == \
-        ["fashion_mnist_64_rgb", "paddleocr-det", "paddleocr-rec", "imagenet-bgr", "mtcnn", "yolov8", "nudenet", "yolox"]
+        ["fashion_mnist_64_rgb", "paddleocr-det", "paddleocr-rec", "imagenet-bgr", "mtcnn", "yolov8", "nudenet",
+         "yolox"]
 
 
 def test_fashion_mnist_64_rgb_replicates_grey_to_three_equal_channels_at_64x64():
@@ -39,7 +40,8 @@ def test_classification_torchvision_is_the_imagenet_recipe_on_uint8_input():
 @pytest.mark.parametrize("size", [640, 1280])
 def test_yolo_presets_letterbox_with_pad_114_on_uint8(size):
     y = PRESETS[f"yolo_{size}"]
-    assert (y.letterbox, y.pad_value, y.dtype, y.scale, y.fuse_normalization) == ((size, size), 114, "uint8", 1 / 255, True)
+    assert (y.letterbox, y.pad_value, y.dtype, y.scale, y.fuse_normalization) == ((size, size), 114, "uint8", 1 / 255,
+                                                                                 True)
 
 
 @pytest.mark.parametrize("name", list(PRESETS))

@@ -64,7 +64,8 @@ def test_shape_per_layout():
 def test_unfused_is_the_float_model_input():
     tv = PRESETS["classification_torchvision"]
     plain = tv.unfused()
-    assert (plain.dtype, plain.fuse_normalization, plain.mean, plain.std) == ("float32", False, IMAGENET_MEAN, IMAGENET_STD)
+    assert (plain.dtype, plain.fuse_normalization, plain.mean, plain.std) == ("float32", False, IMAGENET_MEAN,
+                                                                              IMAGENET_STD)
     assert plain.unfused() is plain
 
 

@@ -6,8 +6,9 @@ from npuready.errors import InputError
 from npuready.preprocess.zoo_spec import spec_from_entry, zoo_spec
 
 ENTRY = {"input_shape": [1, 1, 28, 28], "mean": [0.25], "std": [0.5]}
-TRAINER = {"kind": "classifier", "input": {"name": "input", "shape": [1, 1, 28, 28], "dtype": "float32", "layout": "NCHW",
-                                           "colour": "grey", "scale": 1 / 255, "mean": [0.25], "std": [0.5]}}
+TRAINER = {"kind": "classifier", "input": {"name": "input", "shape": [1, 1, 28, 28], "dtype": "float32",
+                                           "layout": "NCHW", "colour": "grey", "scale": 1 / 255, "mean": [0.25],
+                                           "std": [0.5]}}
 
 
 def test_trainer_manifest_entry_names_the_input(tmp_path):
@@ -27,7 +28,8 @@ def test_zoo_json_layouts_give_the_fashion_mnist_spec(tmp_path, layout):
     path = tmp_path / "zoo.json"
     path.write_text(json.dumps(layout))
     spec = zoo_spec("tinycnn", path)
-    assert (spec.name, spec.color, spec.dtype, spec.layout, spec.resize) == ("zoo:tinycnn", "GRAY", "float32", "NCHW", (28, 28))
+    assert (spec.name, spec.color, spec.dtype, spec.layout, spec.resize) == ("zoo:tinycnn", "GRAY", "float32", "NCHW",
+                                                                             (28, 28))
     assert (spec.scale, spec.mean, spec.std) == (1 / 255, (0.25,), (0.5,))
     assert spec.shape() == (1, 1, 28, 28)
 

@@ -2,7 +2,6 @@
 graph computes the same values, and its QDQ build runs on both integer engines and on LiteRT BUILTIN_REF
 with 0 mismatched tensors (the ViT path of experiment bitexact-realworld)."""
 import numpy as np
-import onnx
 import onnxruntime as ort
 import pytest
 from onnx import TensorProto as T

@@ -11,7 +11,8 @@ from npuready.quant.qdq_check import check_qdq
 
 def _dequant(opset: int):
     node = helper.make_node("DequantizeLinear", ["q", "s", "z"], ["y"], name="dq", axis=0)
-    inits = [numpy_helper.from_array(np.ones((2, 2), np.int8), "q"), numpy_helper.from_array(np.ones(2, np.float32), "s"),
+    inits = [numpy_helper.from_array(np.ones((2, 2), np.int8), "q"),
+             numpy_helper.from_array(np.ones(2, np.float32), "s"),
              numpy_helper.from_array(np.zeros(2, np.int8), "z")]
     g = helper.make_graph([node], "g", [], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 2])], inits)
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], ir_version=7)

@@ -1,9 +1,6 @@
 """An already-quantised model is refused by name (npuready.quant.quantised_input)."""
 from __future__ import annotations
 
-import pytest
-
-from npuready.errors import InputError
 from npuready.quant.quantised_input import quantised_ops
 
 

@@ -33,9 +33,11 @@ def test_decode_nodes_are_the_head_nodes_downstream_of_the_dfl():
 
 
 def test_yolo_tail_check():
-    seg = lambda tail: {"segments": [{"name": "body_0", "nodes": ["/model.9/cv2/Conv", "/model.9/dfl/Softmax",
-                                                                  "/model.9/Sigmoid"] + ([] if tail else ["/model.9/Sub"])},
-                                     {"name": "tail", "nodes": ["/model.9/Concat"] + (["/model.9/Sub"] if tail else [])}],
+    seg = lambda tail: {"segments": [{"name": "body_0",
+                                      "nodes": ["/model.9/cv2/Conv", "/model.9/dfl/Softmax", "/model.9/Sigmoid"]
+                                      + ([] if tail else ["/model.9/Sub"])},
+                                     {"name": "tail",
+                                      "nodes": ["/model.9/Concat"] + (["/model.9/Sub"] if tail else [])}],
                         "placements": [{"node": n["name"], "device": "cpu", "reason": "cpu: post-processing"}
                                        for n in _desc()["nodes"]]}
     good = checks.yolo_tail(_desc(), seg(True))

@@ -44,7 +44,8 @@ class _Net:
         return self.node("BatchNormalization", ins, epsilon=1e-5)
 
     def clip6(self, x):
-        return self.node("Clip", [x, self.init(np.array(0, np.float32), "lo"), self.init(np.array(6, np.float32), "hi")])
+        return self.node("Clip", [x, self.init(np.array(0, np.float32), "lo"),
+                                  self.init(np.array(6, np.float32), "hi")])
 
     def gemm(self, x, k, n):
         w = self.init((self.rng.standard_normal((n, k)) / np.sqrt(k)).astype(np.float32))

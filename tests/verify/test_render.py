@@ -9,7 +9,8 @@ def test_text_at_80_columns_has_no_breakable_line_over_80():
     tensor = TensorParity(op="/blocks/blocks.0/attn/qkv/MatMul_quant_with_a_long_name", kind="matmul", tensor="t",
                           float_name="f", rounding="double", elements=1000, mismatch_propagated=0.0312,
                           mismatch_local=0.001, max_abs_propagated=3, max_abs_local=1)
-    result = LadderResult(model="a_model_with_a_rather_long_file_name_qdq.onnx", images=1000, rounding_profile="tflite-ref",
+    result = LadderResult(model="a_model_with_a_rather_long_file_name_qdq.onnx", images=1000,
+                          rounding_profile="tflite-ref",
                           engine="numpy", accuracy={"float": 0.9, "fake_quant": 0.89, "integer": 0.885},
                           agreement={"float_vs_fake_quant": 0.98, "float_vs_integer": 0.975}, tensors=(tensor,),
                           first_divergence=tensor.op,

@@ -24,7 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"NPU target name or a .toml target file (default: {DEFAULT_TARGET}; see 'npuready targets')")
     p.add_argument("--format", "-f", choices=("text", "json"), default="text", help="output format (default: text)")
     p.add_argument("--all-layers", action="store_true", help="text: also list free, fused and folded nodes")
-    p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout; - is stdout; a symlink is written through to its file; a device, FIFO or folder is refused")
+    p.add_argument("--output", "-o", metavar="FILE",
+                   help="write the report to FILE (atomically) instead of stdout; - is stdout; a symlink is written "
+                        "through to its file; a device, FIFO or folder is refused")
     add_shape_args(p)
     p.set_defaults(func=run)
 
@@ -35,7 +37,8 @@ def run(args: argparse.Namespace) -> int:
     from npuready.analysis import AnalysisOptions, analyse
     from npuready.cost.render import to_json, to_text
 
-    report = analyse(load_pinned(args.model, args), args.target, AnalysisOptions(stages=("cost",), progress=progress())).cost
+    report = analyse(load_pinned(args.model, args), args.target,
+                     AnalysisOptions(stages=("cost",), progress=progress())).cost
     text = to_json(report) if args.format == "json" else to_text(report, all_layers=args.all_layers)
     emit(text, args.output)
     return 0

@@ -1,4 +1,5 @@
-"""`npuready deploy MODEL --target T --calib DIR`: lint → partition → calibrate → PTQ → integer engine → gate → INT8 TFLite checked against LiteRT → registry."""
+"""`npuready deploy MODEL --target T --calib DIR`: lint → partition → calibrate → PTQ → integer engine → gate →
+INT8 TFLite checked against LiteRT → registry."""
 from __future__ import annotations
 
 import argparse
@@ -30,9 +31,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "failure blocks) → device artifact (the INT8 TFLite, registered only when every int8 tensor "
                     "equals the integer engine's on LiteRT's reference kernels) → registry. An accepted model is "
                     "copied into the registry folder and index.json records its hashes, target, the evidence of "
-                    "every stage and the command to reproduce it; artefacts are written into a staging folder inside the "
-                    "registry and committed under an exclusive lock, so concurrent deploys lose nothing and a crash "
-                    "leaves the previous entry intact. A blocked model is not registered: the reason is "
+                    "every stage and the command to reproduce it; artefacts are written into a staging folder inside "
+                    "the registry and committed under an exclusive lock, so concurrent deploys lose nothing and a "
+                    "crash leaves the previous entry intact. A blocked model is not registered: the reason is "
                     "printed and stored under 'rejections' in index.json. " + CALIB_HELP,
         epilog="Exit codes: 0 registered, 1 blocked (lint ERROR, no integer kernel, or parity gate), 2 unusable "
                "input or usage error. Lint/partition rest on ONNX structure, not NPU silicon; cycles are "
@@ -51,7 +52,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                       "the older spelling)", "--preprocess", dest="preprocess")
     p.add_argument("--per-tensor", action="store_true", help="per-tensor weight scales (default: per-channel)")
     p.add_argument("--min-agreement", type=float, default=0.99,
-                   help="gate: minimum top-1 agreement with float of each quantised rung, fake-quant (the QDQ file as stored) and integer (default: 0.99)")
+                   help="gate: minimum top-1 agreement with float of each quantised rung, fake-quant (the QDQ file as "
+                        "stored) and integer (default: 0.99)")
     p.add_argument("--max-drop", type=float, default=0.01,
                    help="gate: maximum accuracy drop float → fake-quant and float → integer, absolute (default: 0.01)")
     p.add_argument("--seed", type=int, default=0, help="calibration sampling seed (default: 0)")

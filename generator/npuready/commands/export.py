@@ -97,8 +97,8 @@ def render_text(result) -> str:
     if m.get("rknn"):
         r = m["rknn"]
         cpu = ", ".join(f"{x['op_type']} {x['name']}" for x in r["cpu_layers"]) or "none"
-        lines.append(f"  RKNN-Toolkit2 {r['platform']}: {r['npu_layers']} of {r['layers']} layers on the NPU (CPU: {cpu}); "
-                     f"{r['total_cycles']:,} cycles estimated; simulator top-1 agreement with float "
+        lines.append(f"  RKNN-Toolkit2 {r['platform']}: {r['npu_layers']} of {r['layers']} layers on the NPU (CPU: "
+                     f"{cpu}); {r['total_cycles']:,} cycles estimated; simulator top-1 agreement with float "
                      f"{r['top1_agreement_with_float']:.3f} on {r['inputs']} inputs")
     return "\n".join(lines) + "\n"
 

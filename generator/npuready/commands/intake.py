@@ -25,15 +25,20 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="Exit codes: 0 report written (whatever it diagnoses), 2 unusable input or usage error. "
                f"'before' in --apply quantises naively: per-tensor weights, first {NAIVE_IMAGES} training images. "
                "Lint/partition rest on ONNX structure, not NPU silicon; cycles are simulated; accuracies measured.")
-    p.add_argument("model", metavar="MODEL", help="an .onnx file, or a zoo name (resnet20, mobilenetv2, vit_tiny, tinycnn)")
-    p.add_argument("--target", "-t", default=DEFAULT_TARGET, help=f"NPU target (default: {DEFAULT_TARGET}; see 'npuready targets')")
+    p.add_argument("model", metavar="MODEL",
+                   help="an .onnx file, or a zoo name (resnet20, mobilenetv2, vit_tiny, tinycnn)")
+    p.add_argument("--target", "-t", default=DEFAULT_TARGET,
+                   help=f"NPU target (default: {DEFAULT_TARGET}; see 'npuready targets')")
     p.add_argument("--format", "-f", choices=["text", "json"], default="text", help="report format (default: text)")
-    p.add_argument("--apply", action="store_true", help="zoo models: apply the automatic actions and measure before/after")
+    p.add_argument("--apply", action="store_true",
+                   help="zoo models: apply the automatic actions and measure before/after")
     p.add_argument("--recovery-steps", type=int, default=RECOVERY_STEPS,
                    help=f"--apply: fine-tune steps after an activation swap (batch 128; default: {RECOVERY_STEPS})")
     p.add_argument("--eval-images", type=int, default=None,
                    help="--apply: stratified test images to measure accuracy on (default: all 1000 of the subset)")
-    p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout; - is stdout; a symlink is written through to its file; a device, FIFO or folder is refused")
+    p.add_argument("--output", "-o", metavar="FILE",
+                   help="write the report to FILE (atomically) instead of stdout; - is stdout; a symlink is written "
+                        "through to its file; a device, FIFO or folder is refused")
     add_shape_args(p)
     p.set_defaults(func=run)
 

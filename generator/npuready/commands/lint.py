@@ -31,28 +31,36 @@ def register(sub: argparse._SubParsersAction) -> None:
                "Rule docs: docs/rules/<ID>.md.")
     p.add_argument("models", nargs="+", metavar="MODEL.onnx", help="one or more ONNX files")
     p.add_argument("--target", "-t", default=None,
-                   help=f"NPU target name (default: the configuration's target, else {DEFAULT_TARGET}; see 'npuready targets')")
-    p.add_argument("--format", "-f", default="text", choices=["text", "json", "sarif", "junit"], help="output format (default: text)")
+                   help=f"NPU target name (default: the configuration's target, else {DEFAULT_TARGET}; see 'npuready "
+                        "targets')")
+    p.add_argument("--format", "-f", default="text", choices=["text", "json", "sarif", "junit"],
+                   help="output format (default: text)")
     p.add_argument("--allow-batched-input", action="store_true",
                    help="exempt diagnostic/probe graphs from R001b (batch 1); never use for deployment graphs")
     p.add_argument("--profile", default="target", choices=["target", "portable"],
                    help="severity policy: 'target' = what the target runs is not an ERROR (default); 'portable' = the "
                         "strict portability rules, the same ERRORs on every target")
-    p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout; - is stdout; a symlink is written through to its file; a device, FIFO or folder is refused")
+    p.add_argument("--output", "-o", metavar="FILE",
+                   help="write the report to FILE (atomically) instead of stdout; - is stdout; a symlink is written "
+                        "through to its file; a device, FIFO or folder is refused")
     add_shape_args(p)
     g = p.add_argument_group("configuration")
     g.add_argument("--config", metavar="FILE", help="use this npuready.toml or pyproject.toml instead of searching")
     g.add_argument("--isolated", action="store_true", help="ignore every configuration file")
-    g.add_argument("--select", metavar="IDS", help="comma-separated rule ids or prefixes to run (replaces the configuration's)")
-    g.add_argument("--ignore", metavar="IDS", help="comma-separated rule ids or prefixes not to run (replaces the configuration's)")
+    g.add_argument("--select", metavar="IDS",
+                   help="comma-separated rule ids or prefixes to run (replaces the configuration's)")
+    g.add_argument("--ignore", metavar="IDS",
+                   help="comma-separated rule ids or prefixes not to run (replaces the configuration's)")
     g.add_argument("--fail-on", choices=FAIL_ON, default=None,
-                   help="which active findings exit 1: error, warn (ERROR or WARN) or never (default: the configuration's, else error)")
+                   help="which active findings exit 1: error, warn (ERROR or WARN) or never (default: the "
+                        "configuration's, else error)")
     g.add_argument("--baseline", metavar="FILE", help="findings recorded in FILE do not fail; only new ones do")
     g.add_argument("--write-baseline", metavar="FILE",
                    help="record today's findings (not the waived ones) in FILE; they then count as baselined")
     g.add_argument("--sarif-root", metavar="DIR",
                    help="SARIF artifact URIs are relative to DIR (default: the git root, else the working folder)")
-    g.add_argument("--rules-url", metavar="URL", help="SARIF helpUri base: URL<ID>.md (default: the rule page in this checkout)")
+    g.add_argument("--rules-url", metavar="URL",
+                   help="SARIF helpUri base: URL<ID>.md (default: the rule page in this checkout)")
     p.set_defaults(func=run)
 
 
@@ -99,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
             baselines[source] = read_baseline(source)
         target = args.target or config.target or DEFAULT_TARGET
         options = AnalysisOptions(stages=("lint",), allow_batched_input=args.allow_batched_input, profile=args.profile,
-                                  config=config, baseline=baselines.get(source) if source and not args.write_baseline else None)
+                                  config=config,
+                                  baseline=baselines.get(source) if source and not args.write_baseline else None)
         reports.append(analyse(load_pinned(model, args), target, options).lint)
         rules_url = rules_url or config.rules_url
     if args.write_baseline:

@@ -22,7 +22,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                "--input-shape). --extract DIR writes head.onnx, body_0.onnx, body_1.onnx ... (always "
                "indexed), cpu_<k>.onnx between bodies, tail.onnx, and manifest.json (run order and connections).")
     p.add_argument("model", metavar="MODEL.onnx", help="ONNX model file")
-    p.add_argument("--target", "-t", default=DEFAULT_TARGET, help=f"NPU target name (default: {DEFAULT_TARGET}; see 'npuready targets')")
+    p.add_argument("--target", "-t", default=DEFAULT_TARGET,
+                   help=f"NPU target name (default: {DEFAULT_TARGET}; see 'npuready targets')")
     p.add_argument("--format", "-f", default="text", choices=["text", "json"], help="report format (default: text)")
     p.add_argument("--extract", metavar="DIR", help="write the parts as ONNX files plus manifest.json into DIR")
     p.add_argument("--edges", default="npu", choices=["npu", "cpu"],
@@ -30,7 +31,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "first and post-processing after the last MAC op (Conv/Gemm/MatMul) to the CPU")
     p.add_argument("--allow-batched-input", action="store_true",
                    help="lint with R001b exempted (diagnostic graphs only)")
-    p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout; - is stdout; a symlink is written through to its file; a device, FIFO or folder is refused")
+    p.add_argument("--output", "-o", metavar="FILE",
+                   help="write the report to FILE (atomically) instead of stdout; - is stdout; a symlink is written "
+                        "through to its file; a device, FIFO or folder is refused")
     add_shape_args(p)
     p.set_defaults(func=run)
 
@@ -52,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
             from npuready.errors import InputError
 
             raise InputError(f"{args.extract}: cannot write the parts ({exc.strerror or exc})") from None
-        print(f"npuready partition: wrote {len(manifest['parts'])} part(s) and manifest.json to {args.extract}", file=sys.stderr)
+        print(f"npuready partition: wrote {len(manifest['parts'])} part(s) and manifest.json to {args.extract}",
+              file=sys.stderr)
     emit(text, args.output)
     return 0

@@ -153,7 +153,8 @@ def run_inspect(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.write(dumps_json(meta.to_dict()))
     else:
-        lines = meta.lines() or [f"model metadata: none that describes the input (producer {meta.producer or 'unknown'})"]
+        lines = meta.lines() or ["model metadata: none that describes the input (producer "
+                                 f"{meta.producer or 'unknown'})"]
         sys.stdout.write("\n".join(lines) + "\n")
     return 0
 

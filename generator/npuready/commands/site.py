@@ -85,7 +85,8 @@ def build_all(exp_dir: Path, docs_dir: Path, strict: bool = True, history: bool 
     experiments_md = render_experiments_md(experiments)
     docs = load_docs(docs_dir)
     docs[EXPERIMENTS_MD] = Doc(name=EXPERIMENTS_MD, text=experiments_md)
-    return render_site(experiments, docs, strict=strict, history_script=HISTORY_SCRIPT if history else ""), experiments_md
+    return render_site(experiments, docs, strict=strict,
+                       history_script=HISTORY_SCRIPT if history else ""), experiments_md
 
 
 def write_all(build: "SiteBuild", experiments_md: str, docs_dir: Path, out: Path) -> list[Path]:

@@ -33,8 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "identical inputs), the first op diverging by more than 1 LSB, and a plain-words explanation. "
                     "All numbers are measured here on CPU, not on NPU silicon.",
         epilog="Exit codes: 0 gate passed, 1 gate failed (a quantised rung's agreement below --min-agreement or "
-               "accuracy drop above --max-drop, another task's metric below its limit, or a rung that cannot run: a stored scale or zero point the integer "
-               "export refuses, a QDQ file onnxruntime cannot run), 2 unusable input or usage error.")
+               "accuracy drop above --max-drop, another task's metric below its limit, or a rung that cannot run: a "
+               "stored scale or zero point the integer export refuses, a QDQ file onnxruntime cannot run), 2 unusable "
+               "input or usage error.")
     p.add_argument("float_model", metavar="FLOAT.onnx", help="the float model")
     p.add_argument("qdq_model", metavar="QDQ.onnx", help="its quantised QDQ model (e.g. from 'npuready quantize')")
     p.add_argument("--data", default="fashion-mnist:test",
@@ -46,18 +47,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rounding", default="tflite-ref",
                    help="rounding profile or rounding: tflite-ref, double, single (default: tflite-ref)")
     p.add_argument("--min-agreement", type=float, default=0.99,
-                   help="gate: minimum top-1 agreement with float of each quantised rung, fake-quant (the QDQ file as stored) and integer (default: 0.99)")
+                   help="gate: minimum top-1 agreement with float of each quantised rung, fake-quant (the QDQ file as "
+                        "stored) and integer (default: 0.99)")
     p.add_argument("--max-drop", type=float, default=0.01,
                    help="gate: maximum accuracy drop float → fake-quant and float → integer, absolute (default: 0.01)")
     add_task_args(p)
     p.add_argument("--format", "-f", choices=["text", "json"], default="text", help="report format (default: text)")
-    p.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE (atomically) instead of stdout; - is stdout; a symlink is written through to its file; a device, FIFO or folder is refused")
+    p.add_argument("--output", "-o", metavar="FILE",
+                   help="write the report to FILE (atomically) instead of stdout; - is stdout; a symlink is written "
+                        "through to its file; a device, FIFO or folder is refused")
     p.add_argument("--litert", action="store_true",
                    help="also cross-check every int8 tensor against LiteRT's reference kernels (BUILTIN_REF) on the "
                         "same images (needs the 'validate' extra: ai-edge-litert); with --require-bitexact any "
                         "mismatch fails the gate")
     p.add_argument("--require-bitexact", action="store_true",
-                   help="gate: fail (exit 1) when any tensor differs from LiteRT's reference kernels (implies --litert)")
+                   help="gate: fail (exit 1) when any tensor differs from LiteRT's reference kernels (implies "
+                        "--litert)")
     p.add_argument("--save-integer-graph", metavar="FILE.npz",
                    help="also write the exported integer graph (int8 weights, int32 bias, M0/shift, zero points, "
                         "declared rounding per op) to FILE.npz")

@@ -29,7 +29,8 @@ def _fits(h: int, w: int, d: int, block_bytes: int) -> bool:
     return h * w * round_up(d, 8) <= block_bytes
 
 
-def elementwise_block(shape: tuple[int, int, int], ublock: tuple[int, int, int], block_bytes: int) -> tuple[int, int, int]:
+def elementwise_block(shape: tuple[int, int, int], ublock: tuple[int, int, int],
+                      block_bytes: int) -> tuple[int, int, int]:
     """(H, W, C) of the block ``FindBlockConfig`` chooses for an elementwise op with int8 OFM ``shape``
     (H, W, C) on an engine with micro-block ``ublock`` (H, W, C)."""
     oh, ow, oc = shape

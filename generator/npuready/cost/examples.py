@@ -3,8 +3,8 @@
 ``resnet20_like`` (CIFAR ResNet-20 layout on 32x32x3: 3 stages of 3 basic blocks, 16/32/64 channels,
 global average pool, FC), ``mobilenetv2_like`` (MobileNetV2-style inverted residuals with depthwise
 3x3 convs on 32x32x3), ``pool_net`` (max/average pooling) and ``vit_like`` (a tiny ViT: 4x4 patches of
-32x32x3, two pre-norm blocks with LayerNormalization, 4-head Softmax attention and an Erf-GELU MLP). Weights are seeded random: only shapes
-matter for cost, and the INT8 TFLite export calibrates on seeded random inputs.
+32x32x3, two pre-norm blocks with LayerNormalization, 4-head Softmax attention and an Erf-GELU MLP). Weights are seeded
+random: only shapes matter for cost, and the INT8 TFLite export calibrates on seeded random inputs.
 """
 from __future__ import annotations
 
@@ -74,7 +74,8 @@ class _Builder:
                                   [helper.make_tensor_value_info(x, TensorProto.FLOAT, shape)],
                                   [helper.make_tensor_value_info(out, TensorProto.FLOAT, [shape[0], classes])],
                                   self.inits)
-        m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)], producer_name="npuready.cost.examples")
+        m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)],
+                              producer_name="npuready.cost.examples")
         m.ir_version = 8
         return onnx.shape_inference.infer_shapes(m)
 
@@ -171,7 +172,8 @@ def vit_like(size: int = 32, classes: int = 10, seed: int = 3, dim: int = 64, he
         x = node("Add", [x, linear(o, dim, dim)])
         m = linear(norm(x), dim, 2 * dim)
         gelu = node("Mul", [node("Mul", [m, const(b._id("half"), np.array(0.5, np.float32))]),
-                            node("Add", [node("Erf", [node("Div", [m, const(b._id("sqrt2"), np.array(np.sqrt(2.0), np.float32))])]),
+                            node("Add", [node("Erf", [node("Div", [m, const(b._id("sqrt2"),
+                                                                             np.array(np.sqrt(2.0), np.float32))])]),
                                          const(b._id("one"), np.array(1.0, np.float32))])])
         x = node("Add", [x, linear(gelu, 2 * dim, dim)])
     x = node("ReduceMean", [norm(x), const("axes_tokens", np.array([1], np.int64))], keepdims=0)  # [1, dim]

@@ -137,9 +137,10 @@ def _relative_cost(op: MacOp, block: tuple[int, int, int], ifm_block_elems: int,
 
 
 @functools.lru_cache(maxsize=4096)  # a layer's block serves its pipeline and its weight order
-def find_block(op: MacOp, ublock: tuple[int, int, int], shram: Shram) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+def find_block(op: MacOp, ublock: tuple[int, int, int],
+               shram: Shram) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     """(OFM block, IFM block), each (H, W, C), that ``FindBlockConfig`` chooses for ``op``."""
-    (ih, iw, ic), (oh, ow, oc) = op.ifm, op.ofm
+    (ih, iw, ic), oh = op.ifm, op.ofm[0]
     uh, uw, ud = ublock
     equal_depth = op.kind != "conv"
     pk = op.kind == "conv" and part_kernel(ic, op.kernel[0] * op.kernel[1])

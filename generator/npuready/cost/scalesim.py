@@ -64,7 +64,8 @@ def sim_layer(graph: Graph, node: Node) -> SimLayer | None:
 def _topology(layers: list[SimLayer]) -> str:
     rows = ["Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,"]
     for i, l in enumerate(layers):
-        rows.append(f"layer{i}, {l.ifmap_h}, {l.ifmap_w}, {l.filter_h}, {l.filter_w}, {l.channels}, {l.filters}, {l.stride},")
+        rows.append(f"layer{i}, {l.ifmap_h}, {l.ifmap_w}, {l.filter_h}, {l.filter_w}, {l.channels}, {l.filters}, "
+                    f"{l.stride},")
     return "\n".join(rows) + "\n"
 
 
@@ -160,6 +161,7 @@ def parse_compute_report(path: Path) -> list[dict]:
         item = {}
         for src, dst in keys.items():
             value = float(cells[src])
-            item[dst] = int(value) if dst in ("layer_id", "total_cycles", "total_cycles_incl_prefetch", "stall_cycles") else value
+            integral = dst in ("layer_id", "total_cycles", "total_cycles_incl_prefetch", "stall_cycles")
+            item[dst] = int(value) if integral else value
         out.append(item)
     return out

@@ -10,8 +10,8 @@ tensor since the previous matched tensor (a fused Conv+ReLU is one Vela operator
 Vela rows whose tensor is not in the ONNX graph (e.g. ``..._intermediate`` of a lowered Mean) are
 merged into the next row that is; rows Vela leaves to the CPU (``Target`` CPU, NNG operator Passthrough: 0 NPU
 cycles, e.g. a GatherV2) are dropped, so they never absorb the NPU rows before them (the transposes Vela adds
-around a CPU Gather belong to the NPU layer that consumes them); rows of a tensor seen before (a Concat that Vela writes with several
-ops, not always one after another) are merged into its first entry, so each tensor's ONNX nodes are
+around a CPU Gather belong to the NPU layer that consumes them); rows of a tensor seen before (a Concat that Vela writes
+with several ops, not always one after another) are merged into its first entry, so each tensor's ONNX nodes are
 costed once.
 """
 from __future__ import annotations

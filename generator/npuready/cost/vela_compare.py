@@ -38,7 +38,8 @@ def compare(graph, target, rows: list[dict], summary: dict) -> dict[str, Any]:
         if not sel:
             continue
         o, r = sum(x["ours_cycles"] for x in sel), sum(x["reference_cycles"] for x in sel)
-        per_cat[cat] = {"ours_cycles": o, "reference_cycles": r, "ratio": round(o / r, 6) if r else None, "layers": len(sel)}
+        per_cat[cat] = {"ours_cycles": o, "reference_cycles": r, "ratio": round(o / r, 6) if r else None,
+                        "layers": len(sel)}
     covered = {n for op in ops for n in members.get(op["tensor"], [])}
     missed = sum(layer.cycles for layer in ours.layers if layer.device == "npu" and layer.node not in covered)
     ours_total = sum(x["ours_cycles"] for x in layers) + missed

@@ -2,10 +2,11 @@
 mirror reads each layer's size instead of encoding it again.
 
 Key: SHA-256 (hardware-accelerated where the CPU has SHA extensions) of the codec's version, the layer's
-weights as given (bytes, dtype and shape: LiteRT's int8 values follow from them) and everything that sets their order (OFM block depth, traversal, micro-block depth,
-dilation). One small text file per key under ``$NPUREADY_CACHE/weight-sizes/`` (default
-``~/.cache/npuready``), written atomically without fsync: a reader sees a whole entry or none, a crash may lose
-entries, and an unreadable entry counts as a miss. ``NPUREADY_WEIGHT_SIZE_CACHE=0`` turns it off.
+weights as given (bytes, dtype and shape: LiteRT's int8 values follow from them) and everything that sets their order
+(OFM block depth, traversal, micro-block depth, dilation). One small text file per key under
+``$NPUREADY_CACHE/weight-sizes/`` (default ``~/.cache/npuready``), written atomically without fsync: a reader sees a
+whole entry or none, a crash may lose entries, and an unreadable entry counts as a miss.
+``NPUREADY_WEIGHT_SIZE_CACHE=0`` turns it off.
 """
 from __future__ import annotations
 

@@ -217,10 +217,11 @@ def _conv(graph: Graph, node: Node, y, ifm: int) -> Workload:
     m = y[0] * math.prod(y[2:])
     cin_g, cout_g = w[1], w[0] // group
     kind = "depthwise" if group > 1 and cin_g == 1 else "gemm"
-    mac = _mac_op(node, "depthwise" if kind == "depthwise" else "conv", x, y, w[2:]) if group == 1 or kind == "depthwise" else None
+    mac = (_mac_op(node, "depthwise" if kind == "depthwise" else "conv", x, y, w[2:])
+           if group == 1 or kind == "depthwise" else None)
     return Workload(kind, m=m, k=cin_g * kernel, n=cout_g, groups=group, kernel=kernel, cin_per_group=cin_g,
-                    ofm_elems=_numel(y), ifm_elems=ifm, weight_bytes=weights, ofm_hwc=hwc(y) if y[0] == 1 else (0, 0, 0),
-                    mac_op=mac, weights=conv_weights(graph, node, mac))
+                    ofm_elems=_numel(y), ifm_elems=ifm, weight_bytes=weights,
+                    ofm_hwc=hwc(y) if y[0] == 1 else (0, 0, 0), mac_op=mac, weights=conv_weights(graph, node, mac))
 
 
 def conv_weights(graph: Graph, node: Node, op: MacOp | None) -> LayerWeights | None:

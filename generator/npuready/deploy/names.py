@@ -22,7 +22,8 @@ NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 #: names the registry itself uses at its root (compared lower-case: case-insensitive file systems)
 RESERVED = frozenset({"index.json"})
 #: Windows device names: a folder so named cannot be created or read there (also with an extension: CON.txt)
-DEVICES = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f"lpt{i}" for i in range(1, 10))})
+DEVICES = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)),
+                     *(f"lpt{i}" for i in range(1, 10))})
 
 
 def check_name(name: str, what: str = "registry name", origin: str = "") -> str:

@@ -7,9 +7,9 @@ evaluator, every node whose inputs are constants or the Shape/Size of a statical
 replaces it by an initializer; then shape inference runs again and folding repeats until nothing
 changes. A DequantizeLinear of a stored initializer stays (a quantised weight stays int8 behind its
 DequantizeLinear); its value folds only into a node whose outputs are quantised again (YOLOv8's grid
-offsets, Add(Range, quantised constant)), never into a float weight. Values the quantiser placed between Q/DQ pairs although they were computed from
-shapes (YOLOv8's anchor grid) fold through them; where such a value meets the run-time graph its
-DequantizeLinear stays, reading the folded int8 codes like any weight. Nothing that reads the graph input
+offsets, Add(Range, quantised constant)), never into a float weight. Values the quantiser placed between Q/DQ pairs
+although they were computed from shapes (YOLOv8's anchor grid) fold through them; where such a value meets the run-time
+graph its DequantizeLinear stays, reading the folded int8 codes like any weight. Nothing that reads the graph input
 is evaluated.
 """
 from __future__ import annotations

@@ -39,7 +39,8 @@ class CodeChange:
         return (*sorted(self.changed, key=lambda p: (p != self.runner_file, p)), *self.added, *self.removed)
 
     def line(self, shown: int | None = SHOWN_FILES) -> str:
-        names = [f"{_short(p)} ({'changed' if p in self.changed else 'new import' if p in self.added else 'no longer imported'})"
+        names = [f"{_short(p)} "
+                 f"({'changed' if p in self.changed else 'new import' if p in self.added else 'no longer imported'})"
                  for p in self.files]
         cut = len(names) if shown is None else shown
         more = f" and {len(names) - cut} more (--verbose lists them)" if len(names) > cut else ""

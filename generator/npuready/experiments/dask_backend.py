@@ -55,7 +55,8 @@ def check_scheduler(address: str, timeout_s: float) -> None:
         scheme, location = parse_address(address)
         host, port = parse_host_port(location)
     except (ValueError, TypeError) as exc:
-        raise InputError(f"--scheduler {address}: not a scheduler address ({exc}); give it as tcp://HOST:PORT") from None
+        raise InputError(f"--scheduler {address}: not a scheduler address ({exc}); give it as "
+                         "tcp://HOST:PORT") from None
     if scheme == "tcp":
         try:
             socket.create_connection((host, port), timeout=timeout_s).close()

@@ -28,7 +28,8 @@ def unnamed_input(graph: Graph) -> bool:
             if d is None or (isinstance(d, str) and d.startswith(dim_name(t.name, axis))):
                 return True
             if axis > 0 and not isinstance(d, int):
-                return True  # a spatial dim: shapes are resolved without the symbolic pass (graph.resolve.spatially_dynamic)
+                # a spatial dim: shapes are resolved without the symbolic pass (graph.resolve.spatially_dynamic)
+                return True
     return False
 
 

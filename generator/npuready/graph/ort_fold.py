@@ -54,7 +54,8 @@ def folded_values(model: onnx.ModelProto) -> dict[str, onnx.TensorProto]:
     produced = {o for n in model.graph.node for o in n.output if o}
     initial = {t.name for t in model.graph.initializer}
     return {t.name: t for t in optimized.graph.initializer
-            if t.name in produced and t.name not in initial and int(np.prod(t.dims, dtype=np.int64)) <= MAX_VALUE_ELEMENTS}
+            if t.name in produced and t.name not in initial
+            and int(np.prod(t.dims, dtype=np.int64)) <= MAX_VALUE_ELEMENTS}
 
 
 def _weights_as_inputs(model: onnx.ModelProto) -> onnx.ModelProto:

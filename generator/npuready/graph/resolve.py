@@ -54,7 +54,8 @@ def symbolic_inferred(model: onnx.ModelProto) -> onnx.ModelProto | None:
     level = log.level
     log.setLevel(logging.CRITICAL)  # its per-node warnings are not the user's business
     try:
-        engine = module.SymbolicShapeInference(2**31 - 1, True, False, 0)  # int_max, auto_merge, guess_output_rank, verbose
+        # int_max, auto_merge, guess_output_rank, verbose
+        engine = module.SymbolicShapeInference(2**31 - 1, True, False, 0)
         engine._preprocess(model)
         while engine.run_:
             engine._infer_impl()
@@ -101,7 +102,8 @@ def resolve(model: onnx.ModelProto, label: str = "model") -> onnx.ModelProto:
                 return base
             model = folded  # the symbolic pass starts from the folded values too
     if spatially_dynamic(model):
-        return base  # see spatially_dynamic: the symbolic pass would cost seconds to minutes, and a pin is needed anyway
+        # see spatially_dynamic: the symbolic pass would cost seconds to minutes, and a pin is needed anyway
+        return base
     symbolic = symbolic_inferred(model)
     if symbolic is None:
         return base

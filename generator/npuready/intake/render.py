@@ -22,12 +22,14 @@ def render_text(report: IntakeReport, width: int | None = None) -> str:
     """The report for people: wrapped to ``width`` columns (default: the terminal's, 80 when not a terminal)."""
     d = report.to_dict()
     diag = d["diagnosis"]
-    lines = [f"Intake report: {report.model} on {diag['target']}" + (f" (zoo: {report.zoo_name})" if report.zoo_name else ""),
+    lines = [f"Intake report: {report.model} on {diag['target']}"
+             + (f" (zoo: {report.zoo_name})" if report.zoo_name else ""),
              f"  file {report.path}  sha256 {report.sha256[:16]}…",
              "  inputs: " + ", ".join(f"{i['name']} {i['shape']} {i['dtype']}" for i in diag["inputs"]),
              "", "DIAGNOSIS"]
     s = diag["lint"]["summary"]
-    lines.append(f"  lint: {s['errors']} ERROR, {s['warnings']} WARN" + ("  → deployment blocked" if diag["lint"]["blocked"] else ""))
+    lines.append(f"  lint: {s['errors']} ERROR, {s['warnings']} WARN"
+                 + ("  → deployment blocked" if diag["lint"]["blocked"] else ""))
     errors = [f for f in diag["lint"]["findings"] if f["severity"] == "ERROR"]
     for f in errors[:SHOW]:
         lines.append(f"    {f['rule']} {f['node']} ({f['op_type']}): {f['message']}")
@@ -47,8 +49,8 @@ def render_text(report: IntakeReport, width: int | None = None) -> str:
     if "error" in c:
         lines.append(f"  cost: not estimated ({c['error']})")
     else:
-        lines.append(f"  cost (simulated): {_num(c['cycles'])} cycles, {c['latency_s'] * 1e6:.1f} µs, {_num(c['macs'])} MACs, "
-                     f"NPU utilisation {_pct(c['npu_utilisation'])}")
+        lines.append(f"  cost (simulated): {_num(c['cycles'])} cycles, {c['latency_s'] * 1e6:.1f} µs, "
+                     f"{_num(c['macs'])} MACs, NPU utilisation {_pct(c['npu_utilisation'])}")
         lines.append("  hot spots (top layers by simulated cycles):")
         rows = [[h["node"], h["op_type"], h["device"], _num(h["cycles"]), _pct(h["share"]), h["bound"]]
                 for h in diag["hotspots"]]
@@ -78,7 +80,8 @@ def render_text(report: IntakeReport, width: int | None = None) -> str:
             lines.append(f"  swap {sw['where']}: {sw['old']} → {sw['new']}")
         if len(out["swaps"]) > 6:
             lines.append(f"  … and {len(out['swaps']) - 6} more swaps")
-        lines.append(f"  {'stage':<15} {'lint ERR':>8} {'cycles':>10} {'float':>7} {'fake-q':>7} {'integer':>7}  settings")
+        lines.append(f"  {'stage':<15} {'lint ERR':>8} {'cycles':>10} {'float':>7} {'fake-q':>7} {'integer':>7}  "
+                     "settings")
         for st in out["stages"]:
             settings = ", ".join(f"{k}: {v}" for k, v in st["settings"].items())
             lines.append(f"  {st['name']:<15} {_num(st['lint_errors']):>8} {_num(st['cycles']):>10} "

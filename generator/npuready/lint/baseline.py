@@ -57,20 +57,23 @@ def read_baseline(path: str | Path) -> Baseline:
 
     where = str(path)
     if not os.path.lexists(path):
-        raise InputError(f"{where}: baseline file not found; create it with 'npuready lint ... --write-baseline {where}'")
+        raise InputError(f"{where}: baseline file not found; create it with 'npuready lint ... --write-baseline "
+                         f"{where}'")
     try:
         data = read_json(path, label=where, max_bytes=budget.MAX_BASELINE_BYTES)
     except InputError as exc:
         raise InputError(f"{exc}; rewrite it with --write-baseline") from None
     except OSError as exc:
-        raise InputError(f"{where}: not a readable baseline file ({exc.strerror or exc}); rewrite it with --write-baseline") from None
+        raise InputError(f"{where}: not a readable baseline file ({exc.strerror or exc}); rewrite it with "
+                         "--write-baseline") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("findings"), list):
-        raise InputError(f"{where}: not an npuready baseline (expected \"format\": \"{FORMAT}\" and a \"findings\" list); "
-                         "rewrite it with --write-baseline")
+        raise InputError(f"{where}: not an npuready baseline (expected \"format\": \"{FORMAT}\" and a \"findings\" "
+                         "list); rewrite it with --write-baseline")
     keys: list[Key] = []
     for i, e in enumerate(data["findings"]):
         if not isinstance(e, dict) or not all(isinstance(e.get(k), str) for k in ("model", "rule", "node")):
-            raise InputError(f"{where}: findings[{i}] needs string fields model, rule and node; rewrite it with --write-baseline")
+            raise InputError(f"{where}: findings[{i}] needs string fields model, rule and node; rewrite it with "
+                             "--write-baseline")
         keys.append((e["model"], e["rule"], e["node"], str(e.get("tensor", ""))))
     return Baseline(path=where, entries=tuple(sorted(Counter(keys).items())))
 

@@ -33,7 +33,8 @@ def model(nodes: list[onnx.NodeProto], inputs: list[onnx.ValueInfoProto], output
     return m
 
 
-def conv_relu(shape: Sequence[int | str] = (1, 3, 16, 16), channels: int = 64, name: str = "conv_relu") -> onnx.ModelProto:
+def conv_relu(shape: Sequence[int | str] = (1, 3, 16, 16), channels: int = 64,
+              name: str = "conv_relu") -> onnx.ModelProto:
     """Conv(3x3) → Relu with ``channels`` output channels; the canonical passing graph."""
     n, c, h, w = shape
     nodes = [

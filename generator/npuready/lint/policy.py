@@ -75,7 +75,8 @@ def finding(rule: Rule, sub: Graph, node: Node, target: Target, options: LintOpt
     support = node_support(sub, node, target)
     sev = severity(rule, support, options.profile)
     if support.runs:  # say how it runs (and, in the portable profile, that it is still forbidden)
-        message = f"{problem}; {support.how}" + (", but the portable profile forbids it" if sev is Severity.ERROR else "")
+        message = f"{problem}; {support.how}" + (", but the portable profile forbids it"
+                                                 if sev is Severity.ERROR else "")
     elif target.name in problem:  # the rule's problem already names the target's own reason (R005's allowlist)
         message = problem
     else:  # say why this target cannot run it

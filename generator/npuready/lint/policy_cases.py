@@ -29,8 +29,10 @@ def _graph(nodes, shape_in, shape_out, inits=(), canonical: bool = True) -> Grap
 
 @lru_cache(maxsize=None)
 def _gelu() -> Graph:
-    nodes = [helper.make_node("Div", ["x", "sqrt2"], ["d"], name="div"), helper.make_node("Erf", ["d"], ["e"], name="erf"),
-             helper.make_node("Add", ["e", "one"], ["a"], name="add"), helper.make_node("Mul", ["x", "a"], ["m"], name="mul"),
+    nodes = [helper.make_node("Div", ["x", "sqrt2"], ["d"], name="div"),
+             helper.make_node("Erf", ["d"], ["e"], name="erf"),
+             helper.make_node("Add", ["e", "one"], ["a"], name="add"),
+             helper.make_node("Mul", ["x", "a"], ["m"], name="mul"),
              helper.make_node("Mul", ["m", "half"], ["y"], name="half")]
     inits = [ex.const(n, np.array(v, np.float32)) for n, v in (("sqrt2", 2 ** 0.5), ("one", 1.0), ("half", 0.5))]
     return _graph(nodes, [1, 16, 64], [1, 16, 64], inits)
@@ -85,7 +87,9 @@ class Case:
 
 
 def _norm_label(op: str) -> str:
-    return f"{op} over [1,16,64] (axis -1)" if op in ("LayerNormalization", "RMSNormalization") else f"{op} on [1,8,16,16]"
+    if op in ("LayerNormalization", "RMSNormalization"):
+        return f"{op} over [1,16,64] (axis -1)"
+    return f"{op} on [1,8,16,16]"
 
 
 def cases(rule_id: str, target: Target) -> list[Case]:

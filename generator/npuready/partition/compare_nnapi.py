@@ -54,7 +54,8 @@ def ort_nnapi(model: onnx.ModelProto, optimize: bool = False) -> dict[str, Any]:
         bad = [i for i in n.input if i and i not in inits and not (i in vis and is_fixed_size_tensor(vis[i]))]
         if bad:
             unfixed[n.name] = bad
-    return {"unfixed_inputs": unfixed, "partitions": info.num_partitions, "supported_nodes": info.num_supported_nodes, "total_nodes": info.num_nodes,
+    return {"unfixed_inputs": unfixed, "partitions": info.num_partitions, "supported_nodes": info.num_supported_nodes,
+            "total_nodes": info.num_nodes,
             "supported": sorted(n.name for group in info.supported_groups for n in group),
             "unsupported_ops": sorted(info.unsupported_ops)}
 
@@ -105,8 +106,8 @@ def compare_model(name: str, model: onnx.ModelProto) -> dict[str, Any]:
     folded = [p for p in plan.placements if p.device == FOLDED]
     if folded:
         ops = sorted({p.op_type for p in folded})
-        explanation.append(f"npuready folds {len(folded)} constant/shape-helper node(s) ({', '.join(ops)}) into the parts "
-                           f"that read them; onnxruntime counts them among its {ort['total_nodes']} nodes "
+        explanation.append(f"npuready folds {len(folded)} constant/shape-helper node(s) ({', '.join(ops)}) into the "
+                           f"parts that read them; onnxruntime counts them among its {ort['total_nodes']} nodes "
                            f"({sum(p.node not in supported for p in folded)} of them outside any NNAPI partition).")
     if ort_opt["partitions"] != ort["partitions"]:
         explanation.append(f"onnxruntime's default path first optimizes the model (BASIC level: constant folding, "
@@ -121,8 +122,9 @@ def compare_model(name: str, model: onnx.ModelProto) -> dict[str, Any]:
 def _reason(device: str, reason: str, unfixed: "list[str] | None") -> str:
     if device == NPU and unfixed:
         return (f"onnxruntime's checker sees input(s) {', '.join(unfixed)} without a static shape (it runs "
-                "onnx.shape_inference.infer_shapes without data propagation, so Shape→Reshape targets stay unknown) and keeps the node off NNAPI; npuready's loader infers "
-                "shapes with data propagation and finds them static")
+                "onnx.shape_inference.infer_shapes without data propagation, so Shape→Reshape targets stay unknown) "
+                "and keeps the node off NNAPI; npuready's loader infers shapes with data propagation and finds them "
+                "static")
     if device == NPU:
         return "onnxruntime's grouping left this supported node outside every partition"
     if device == FOLDED:
@@ -160,5 +162,6 @@ def _compare(models: "Mapping[str, Callable[[], onnx.ModelProto]]") -> dict[str,
 
     rows = [compare_model(name, build()) for name, build in models.items()]
     return {"evidence": "analysis", "basis": BASIS, "target": TARGET_NAME,
-            "tool": f"onnxruntime {onnxruntime.__version__} tools.mobile_helpers.usability_checker.check_nnapi_partitions",
+            "tool": f"onnxruntime {onnxruntime.__version__} "
+                    "tools.mobile_helpers.usability_checker.check_nnapi_partitions",
             "models": rows}

@@ -21,16 +21,16 @@ def render_markdown(result: dict[str, Any]) -> str:
         "",
         f"Basis: {result['basis']}.",
         "",
-        "| model | npuready NPU segments | onnxruntime NNAPI partitions | npuready NPU nodes | onnxruntime supported nodes "
-        "| nodes (npuready NPU+CPU+folded / onnxruntime) | onnxruntime partitions after optimization |",
+        "| model | npuready NPU segments | onnxruntime NNAPI partitions | npuready NPU nodes | onnxruntime supported "
+        "nodes | nodes (npuready NPU+CPU+folded / onnxruntime) | onnxruntime partitions after optimization |",
         "|---|---:|---:|---:|---:|---|---:|",
     ]
     for row in result["models"]:
         o, r = row["npuready"], row["ort"]
         total = o["npu_nodes"] + o["cpu_nodes"] + o["folded_nodes"]
-        lines.append(f"| {row['model']} | {o['npu_segments']} | {r['partitions']} | {o['npu_nodes']} | {r['supported_nodes']} "
-                     f"| {o['npu_nodes']}+{o['cpu_nodes']}+{o['folded_nodes']}={total} / {r['total_nodes']} "
-                     f"| {row['ort_optimized']['partitions']} |")
+        lines.append(f"| {row['model']} | {o['npu_segments']} | {r['partitions']} | {o['npu_nodes']} | "
+                     f"{r['supported_nodes']} | {o['npu_nodes']}+{o['cpu_nodes']}+{o['folded_nodes']}={total} / "
+                     f"{r['total_nodes']} | {row['ort_optimized']['partitions']} |")
     lines.append("")
     lines.append("## Differences, explained")
     for row in result["models"]:
@@ -42,14 +42,15 @@ def render_markdown(result: dict[str, Any]) -> str:
                       for d in row["node_differences"]]
         if row["ort"]["unsupported_ops"]:
             lines.append("")
-            lines.append("onnxruntime's unsupported ops: " + ", ".join(f"`{op}`" for op in row["ort"]["unsupported_ops"]) + ".")
+            lines.append("onnxruntime's unsupported ops: "
+                         + ", ".join(f"`{op}`" for op in row["ort"]["unsupported_ops"]) + ".")
     lines += ["", "## How npuready places nodes", "",
               "Folded nodes (Constant, Shape/Size of a static tensor, and nodes computed only from those) follow their "
-              "consumers and belong to no segment; onnxruntime's checker counts them as nodes and, since `Constant` and "
-              "`Shape` are not in the NNAPI list, as unsupported ones. npuready also keeps a node off the NPU when lint "
-              "reports an ERROR on it or when any of its inputs or outputs has a non-static shape; onnxruntime checks "
-              "the op list and the static shape of the inputs only. Segments are contiguous runs of one device in a "
-              "topological order that stays on the current device while it has ready nodes.", ""]
+              "consumers and belong to no segment; onnxruntime's checker counts them as nodes and, since `Constant` "
+              "and `Shape` are not in the NNAPI list, as unsupported ones. npuready also keeps a node off the NPU "
+              "when lint reports an ERROR on it or when any of its inputs or outputs has a non-static shape; "
+              "onnxruntime checks the op list and the static shape of the inputs only. Segments are contiguous runs "
+              "of one device in a topological order that stays on the current device while it has ready nodes.", ""]
     return "\n".join(lines)
 
 

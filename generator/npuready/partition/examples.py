@@ -21,7 +21,8 @@ from npuready.lint.examples import const, model, value, weights
 N = helper.make_node
 
 
-def _conv(name: str, x: str, y: str, cin: int, cout: int, k: int, stride: int, seed: int, inits: list, bias: float = 0.0):
+def _conv(name: str, x: str, y: str, cin: int, cout: int, k: int, stride: int, seed: int, inits: list,
+          bias: float = 0.0):
     inits += [weights(f"{name}.w", (cout, cin, k, k), seed=seed), const(f"{name}.b", np.full(cout, bias, np.float32))]
     return N("Conv", [x, f"{name}.w", f"{name}.b"], [y], name=name, kernel_shape=[k, k], strides=[stride, stride],
              pads=[k // 2] * 4)
@@ -30,7 +31,8 @@ def _conv(name: str, x: str, y: str, cin: int, cout: int, k: int, stride: int, s
 def yolo_like() -> onnx.ModelProto:
     inits: list = []
     grid, stride, classes = 16, 4, 3
-    ys, xs = np.meshgrid(np.arange(grid, dtype=np.float32) + 0.5, np.arange(grid, dtype=np.float32) + 0.5, indexing="ij")
+    ys, xs = np.meshgrid(np.arange(grid, dtype=np.float32) + 0.5, np.arange(grid, dtype=np.float32) + 0.5,
+                         indexing="ij")
     anchors = np.stack([xs.ravel(), ys.ravel()])[None]  # [1, 2, 256] (x, y)
     nodes = [
         _conv("stem", "images", "s1", 3, 8, 3, 2, 1, inits), N("Relu", ["s1"], ["s1r"], name="stem_relu"),
@@ -96,7 +98,8 @@ def uint8_classifier() -> onnx.ModelProto:
 
 
 def transformer_like() -> onnx.ModelProto:
-    inits: list = [const("tok_shape", np.array([1, 16, 256], np.int64)), const("img_shape", np.array([1, 16, 16, 16], np.int64)),
+    inits: list = [const("tok_shape", np.array([1, 16, 256], np.int64)),
+                   const("img_shape", np.array([1, 16, 16, 16], np.int64)),
                    weights("fc.w", (10, 16), seed=29), const("fc.b", np.zeros(10, np.float32))]
     nodes = [_conv("conv_in", "x", "c0", 3, 16, 3, 2, 21, inits), N("Relu", ["c0"], ["f0"], name="relu_in")]
     src = "f0"
@@ -107,7 +110,8 @@ def transformer_like() -> onnx.ModelProto:
         nodes += [
             N("Reshape", [src, "tok_shape"], [f"{p}.seq"], name=f"{p}_to_tokens"),
             N("Transpose", [f"{p}.seq"], [f"{p}.tok"], name=f"{p}_tokens_t", perm=[0, 2, 1]),
-            N("LayerNormalization", [f"{p}.tok", f"{p}.ln.g", f"{p}.ln.b"], [f"{p}.norm"], name=f"{p}_layernorm", axis=-1),
+            N("LayerNormalization", [f"{p}.tok", f"{p}.ln.g", f"{p}.ln.b"], [f"{p}.norm"], name=f"{p}_layernorm",
+              axis=-1),
             N("MatMul", [f"{p}.norm", f"{p}.w1"], [f"{p}.h"], name=f"{p}_mlp_up"),
             N("Relu", [f"{p}.h"], [f"{p}.hr"], name=f"{p}_mlp_relu"),
             N("MatMul", [f"{p}.hr", f"{p}.w2"], [f"{p}.m"], name=f"{p}_mlp_down"),

@@ -134,7 +134,8 @@ def _part(graph: Graph, name: str, device: str, nodes: list[Node], inputs: list[
             stack.extend(node_reads(p))
     helpers = sorted(needed.values(), key=lambda n: n.index)
     protos = [_materialize(graph, h) for h in helpers] + [n.proto for n in nodes]
-    reads = {i for n in nodes for i in node_reads(n)} | {i for h in helpers if h.op_type not in ("Shape", "Size") for i in node_reads(h)}
+    reads = ({i for n in nodes for i in node_reads(n)}
+             | {i for h in helpers if h.op_type not in ("Shape", "Size") for i in node_reads(h)})
     inits = [t for t in graph.model.graph.initializer if t.name in reads]
     g = helper.make_graph(protos, f"{graph.name}_{name}", [_vi(graph, i, value_infos) for i in inputs],
                           [_vi(graph, o, value_infos) for o in outputs], initializer=inits)

@@ -49,7 +49,8 @@ def mirror_toml() -> str:
         f'name = "{TARGET_NAME}"',
         'title = "NNAPI op-list mirror (onnxruntime usability checker)"',
         'kind = "mirror"',
-        'description = "Placement-only target whose supported ops are onnxruntime\'s NNAPI EP list; hardware fields are placeholders."',
+        'description = "Placement-only target whose supported ops are onnxruntime\'s NNAPI EP list; hardware fields '
+        'are placeholders."',
         "array_rows = 64", "array_cols = 64", "cores = 1", "clock_mhz = 1250", "sram_kib = 4096", "dram_gbps = 25.6",
         "vector_lanes = 64", "depthwise_engine = true", "host_gflops = 20.0", "host_link_gbps = 8.0", "",
         "[reference]", 'tool = "onnxruntime.tools.mobile_helpers.usability_checker"', 'execution_provider = "NNAPI"',
@@ -66,10 +67,12 @@ def mirror_toml() -> str:
     lines += [f"#   {domain}:{op}" for domain, op, _ in rows if domain != "ai.onnx"]
     lines += ["", "[energy]", "pj_per_mac = 0.25", "pj_per_sram_byte = 1.0", "pj_per_dram_byte = 20.0",
               "pj_per_vector_op = 0.5", "", "[sources]",
-              f'ops = "onnxruntime {onnxruntime.__version__} tools/mobile_helpers/nnapi_supported_ops.md (ai.onnx rows)"',
-              'activations = "the ai.onnx activation ops present in the NNAPI list (Relu/Clip/LeakyRelu/PRelu marked fused, '
-              'the rest lut: both mean only \'runs in the NNAPI partition\')"']
-    placeholder = "placeholder copied from edge-10 so every tool accepts the file; not a description of any NNAPI device"
+              f'ops = "onnxruntime {onnxruntime.__version__} tools/mobile_helpers/nnapi_supported_ops.md (ai.onnx '
+              'rows)"',
+              'activations = "the ai.onnx activation ops present in the NNAPI list (Relu/Clip/LeakyRelu/PRelu marked '
+              'fused, the rest lut: both mean only \'runs in the NNAPI partition\')"']
+    placeholder = ("placeholder copied from edge-10 so every tool accepts the file; not a description of any NNAPI "
+                   "device")
     lines += [f'{group} = "{placeholder}"' for group in ("array", "memory", "vector", "host", "energy")] + [""]
     return "\n".join(lines)
 

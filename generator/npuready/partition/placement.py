@@ -47,7 +47,8 @@ def _static(graph: Graph, names) -> bool:
     return all(graph.info(n).is_static for n in names if n)
 
 
-def place(graph: Graph, target: Target, lint_errors: Mapping[str, tuple[str, ...]], edges: str = "npu") -> dict[str, Placement]:
+def place(graph: Graph, target: Target, lint_errors: Mapping[str, tuple[str, ...]],
+          edges: str = "npu") -> dict[str, Placement]:
     """Placement of every main-graph node. ``lint_errors`` maps node name → ERROR rule ids.
 
     The lint run (``npuready.lint.api.run_lint``) calls this once per model and target under the "npu"
@@ -56,7 +57,8 @@ def place(graph: Graph, target: Target, lint_errors: Mapping[str, tuple[str, ...
     const_values = set(graph.initializer_names) | {o for n in graph.nodes if n.name in folded for o in n.outputs}
     out: dict[str, Placement] = {}
     for node in graph.nodes:
-        out[node.name] = Placement(node.name, node.op_type, *_decide(graph, target, node, folded, const_values, lint_errors))
+        out[node.name] = Placement(node.name, node.op_type,
+                                   *_decide(graph, target, node, folded, const_values, lint_errors))
     return with_edges(graph, out, edges)
 
 
@@ -105,6 +107,8 @@ def _edges_to_cpu(graph: Graph, placements: dict[str, Placement]) -> None:
         if p.device != NPU:
             continue
         if not mac_ancestor[node.name]:
-            placements[node.name] = Placement(p.node, p.op_type, CPU, "cpu: edges policy (pre-processing before the first MAC op)")
+            placements[node.name] = Placement(p.node, p.op_type, CPU,
+                                              "cpu: edges policy (pre-processing before the first MAC op)")
         elif not mac_descendant[node.name]:
-            placements[node.name] = Placement(p.node, p.op_type, CPU, "cpu: edges policy (post-processing after the last MAC op)")
+            placements[node.name] = Placement(p.node, p.op_type, CPU,
+                                              "cpu: edges policy (post-processing after the last MAC op)")

@@ -50,7 +50,8 @@ def render_text(plan, width: int | None = None) -> str:
         lines.append(shapes_line(d["shapes"]))
     lines.append("")
     lines.append("calibration data:")
-    lines.append("  with CPU offload (original input): " + "; ".join(_tensor(t) for t in d["calibration"]["cpu_offload"]["tensors"]))
+    lines.append("  with CPU offload (original input): "
+                 + "; ".join(_tensor(t) for t in d["calibration"]["cpu_offload"]["tensors"]))
     for name, tensors in d["calibration"]["body_only"]["tensors"].items():
         lines.append(f"  {name} compiled alone (body input): " + "; ".join(_tensor(t) for t in tensors))
     if d["inventory"]:
@@ -65,7 +66,8 @@ def render_text(plan, width: int | None = None) -> str:
     for text in d["graph_lint_errors"]:
         lines.append(f"lint ERROR on the whole graph (blocks deployment, not placement): {text}")
     if d["shape_inference_error"]:
-        lines.append(f"shape inference failed ({d['shape_inference_error']}); nodes without static shapes stay on the CPU")
+        lines.append(f"shape inference failed ({d['shape_inference_error']}); nodes without static shapes stay on the "
+                     "CPU")
     lines.append("")
     lines.append(f"basis: {d['basis']}")
     return block(lines, width)

@@ -50,8 +50,9 @@ def _doctor(result: dict[str, Any] | None) -> list[str]:
              "| injection | expected kinds | injected | no-op | detected (with spec) | exact (with spec) | "
              "detected (blind) | detected (+-1 LSB jitter) |", "|---|---|---:|---:|---:|---:|---:|---:|"]
     for name, s in res["injections"]["per_injection"].items():
-        rows.append(f"| {name} | {', '.join(s['expected'])} | {s['injected']} | {s['no_op']} | {s['detected_with_spec']} | "
-                    f"{s['exact_with_spec']} | {s['detected_blind']} | {s['detected_jitter']} |")
+        rows.append(f"| {name} | {', '.join(s['expected'])} | {s['injected']} | {s['no_op']} | "
+                    f"{s['detected_with_spec']} | {s['exact_with_spec']} | {s['detected_blind']} | "
+                    f"{s['detected_jitter']} |")
     if "combined" in res:
         rows += ["", "Two mismatches at once (with spec):", "",
                  "| combination | expected kinds | injected | detected | exact |", "|---|---|---:|---:|---:|"]
@@ -73,14 +74,15 @@ def _fusion(result: dict[str, Any] | None) -> list[str]:
     rows = [f"Measured by experiment `norm-fusion` (preset `{res['setup']['preset']}`, "
             f"{len(res['setup']['photos'])} photos, tolerance {res['setup']['tolerance']:g}): original model on "
             "normalised float32 vs fused model on raw pixels.", "",
-            "| model | strategy | input | max abs diff | top-1 agree | within tolerance |", "|---|---|---|---:|---:|---|"]
+            "| model | strategy | input | max abs diff | top-1 agree | within tolerance |",
+            "|---|---|---|---:|---:|---|"]
     for r in res["photos"]["rows"]:
         rows.append(f"| {_cell(r['model'])} | {r['strategy']} | {r['input_dtype']} | {r['max_abs_diff']:.3g} | "
                     f"{r['top1_agree']}/{r['images']} | {'yes' if r['within_tolerance'] else 'no'} |")
     for r in res["zoo"]["rows"]:
         diff = f"{r['max_abs_diff']:.3g}" if r.get("fused") else "—"
-        rows.append(f"| {_cell(r['model'])} | {r.get('strategy', 'not fused')} | {r.get('input_dtype', '—')} | {diff} | "
-                    f"{str(r.get('top1_agree', '—'))}/{r.get('images', '—')} | "
+        rows.append(f"| {_cell(r['model'])} | {r.get('strategy', 'not fused')} | {r.get('input_dtype', '—')} | {diff} "
+                    f"| {str(r.get('top1_agree', '—'))}/{r.get('images', '—')} | "
                     f"{'—' if 'within_tolerance' not in r else 'yes' if r['within_tolerance'] else 'no'} |")
     cv = res["calibration_variant"]
     rows += ["", f"Calibration variant: fused model — {_cell(cv['fused_model'])}; original model — "
@@ -109,12 +111,15 @@ def render_markdown(repo: Path) -> str:
         "## Commands",
         "",
         "```sh",
-        "npuready preprocess show                                  # every preset, its pipeline and calibration variant",
-        "npuready preprocess show yolo_640 --model yolov8n.onnx    # exit 2 naming both sizes if the export is not 640x640",
+        "npuready preprocess show                                  # every preset, its pipeline and calibration "
+        "variant",
+        "npuready preprocess show yolo_640 --model yolov8n.onnx    # exit 2 naming both sizes if the export is not "
+        "640x640",
         "npuready preprocess apply photo.jpg --spec classification_torchvision -o runtime.npy",
         "npuready preprocess calib --spec classification_torchvision --images calib_dir/ --n 200 --seed 0 \\",
         "    --mode body --model resnet50.onnx --out calib/        # or --mode offload",
-        "npuready preprocess diagnose --runtime runtime.npy --calib calib/sample_00000.npy --spec classification_torchvision",
+        "npuready preprocess diagnose --runtime runtime.npy --calib calib/sample_00000.npy --spec "
+        "classification_torchvision",
         "npuready preprocess fuse resnet50.onnx --spec classification_torchvision -o resnet50_uint8.onnx",
         "```",
         "",

@@ -82,7 +82,8 @@ def corr(a: np.ndarray, b: np.ndarray) -> float:
     return float((a * b).sum() / den) if den > 0 else (1.0 if np.allclose(a, b) else 0.0)
 
 
-def resample(img2d: np.ndarray, size: tuple[int, int], box: tuple[float, float, float, float] | None = None) -> np.ndarray:
+def resample(img2d: np.ndarray, size: tuple[int, int],
+             box: tuple[float, float, float, float] | None = None) -> np.ndarray:
     """Bilinear resize of a 2-D float image (optionally of a sub-box left, top, right, bottom)."""
     from PIL import Image
 

@@ -27,7 +27,8 @@ SCHEMA: dict[str, Any] = {
         "color": {"enum": list(COLORS), "description": "channel order at the model input"},
         "dtype": {"enum": list(DTYPES), "description": "element type at the compiled model's input"},
         "layout": {"enum": list(LAYOUTS), "description": "tensor layout at the model input"},
-        "resize": {"oneOf": [{"type": "null"}, _SIZE], "description": "an integer resizes the shorter side; [height, width] resizes exactly"},
+        "resize": {"oneOf": [{"type": "null"}, _SIZE],
+                   "description": "an integer resizes the shorter side; [height, width] resizes exactly"},
         "interpolation": {"enum": list(INTERPOLATIONS)},
         "center_crop": {"oneOf": [{"type": "null"}, _SIZE]},
         "letterbox": {"oneOf": [{"type": "null"}, _SIZE]},
@@ -44,7 +45,8 @@ SCHEMA: dict[str, Any] = {
         "size_rounding": {"enum": list(SIZE_ROUNDINGS),
                           "description": "torchvision: shorter side int(), crop offset round(); paddle: the reverse"},
         "letterbox_style": {"enum": list(LETTERBOX_STYLES),
-                            "description": "center (ultralytics), top_left (YOLOX), pad_then_resize, height (PaddleOCR text lines)"},
+                            "description": "center (ultralytics), top_left (YOLOX), pad_then_resize, height (PaddleOCR "
+                                           "text lines)"},
         "pad_output": {"type": ["number", "null"], "description": "letterbox padding written after normalisation"},
         "limit_side": {"oneOf": [{"type": "null"}, _SIDE], "description": "PaddleOCR detector: side limit"},
         "limit_type": {"enum": list(LIMIT_TYPES), "description": "min: scale up until the shorter side reaches "

@@ -101,13 +101,15 @@ def load_inputs(source: str, n: int | None = None, input_shape=(1, 1, 28, 28), s
         if y is not None and len(x) != len(y):  # before anything is truncated to ``n``
             raise InputError(f"{path}: {len(y)} labels for {len(x)} images; give exactly one label per image in 'y'")
         if x.ndim != len(input_shape) or tuple(x.shape[1:]) != tuple(input_shape[1:]):
-            raise InputError(f"{path}: 'x' has shape {list(x.shape)}; the model takes N×{'×'.join(map(str, input_shape[1:]))}")
+            raise InputError(f"{path}: 'x' has shape {list(x.shape)}; the model takes "
+                             f"N×{'×'.join(map(str, input_shape[1:]))}")
         if y is not None:
             if y.dtype.kind not in "iu" or y.ndim != 1 or len(y) != len(x):
                 raise InputError(f"{path}: 'y' must be {len(x)} integer class labels (one per row of 'x'), "
                                  f"got {y.dtype} {list(y.shape)}")
             if len(y) and (y.min() < 0 or y.max() > np.iinfo(np.int32).max):
-                raise InputError(f"{path}: 'y' holds label {int(y.min() if y.min() < 0 else y.max())}; labels are class indices ≥ 0")
+                raise InputError(f"{path}: 'y' holds label {int(y.min() if y.min() < 0 else y.max())}; labels are "
+                                 "class indices ≥ 0")
         x = x[:n] if n else x
         y = (y[:n] if n else y) if y is not None else None
         return Inputs(np.asarray(x, np.float32), None if y is None else np.asarray(y, np.int64), str(path))

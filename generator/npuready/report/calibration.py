@@ -20,7 +20,8 @@ def _photos(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
 
 
-def calibration_inputs(source: str, preset: str | None, graph: Graph, n: int) -> tuple[np.ndarray, np.ndarray | None, str]:
+def calibration_inputs(source: str, preset: str | None, graph: Graph,
+                       n: int) -> tuple[np.ndarray, np.ndarray | None, str]:
     """(x, labels or None, description) — at most ``n`` inputs shaped like the model's first input."""
     shape = tuple(d if isinstance(d, int) else 1 for d in (graph.inputs[0].shape or ()))
     folder = Path(source)

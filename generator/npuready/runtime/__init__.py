@@ -12,5 +12,6 @@ from npuready.runtime.nms import nms, nms_onnx
 from npuready.runtime.preprocess import nhwc_to_nchw, normalize, to_float
 from npuready.runtime.select import argmax, reduce_max, topk
 
-__all__ = ["Detections", "Letterbox", "postprocess", "argmax", "decode_landmarks", "dist2bbox", "letterbox_inverse", "letterbox_params", "make_anchors", "nhwc_to_nchw",
-           "nms", "nms_onnx", "normalize", "reduce_max", "relu", "sigmoid", "softmax", "to_float", "topk"]
+__all__ = ["Detections", "Letterbox", "postprocess", "argmax", "decode_landmarks", "dist2bbox", "letterbox_inverse",
+           "letterbox_params", "make_anchors", "nhwc_to_nchw", "nms", "nms_onnx", "normalize", "reduce_max", "relu",
+           "sigmoid", "softmax", "to_float", "topk"]

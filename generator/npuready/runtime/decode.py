@@ -6,11 +6,13 @@ from typing import Sequence
 import numpy as np
 
 
-def make_anchors(feature_hw: Sequence[tuple[int, int]], strides: Sequence[int], offset: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
+def make_anchors(feature_hw: Sequence[tuple[int, int]], strides: Sequence[int],
+                 offset: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
     """Anchor centres in feature-grid units, row-major per level: points [N, 2] (x, y) and strides [N, 1]."""
     points, stride_col = [], []
     for (h, w), s in zip(feature_hw, strides):
-        ys, xs = np.meshgrid(np.arange(h, dtype=np.float32) + offset, np.arange(w, dtype=np.float32) + offset, indexing="ij")
+        ys, xs = np.meshgrid(np.arange(h, dtype=np.float32) + offset, np.arange(w, dtype=np.float32) + offset,
+                             indexing="ij")
         points.append(np.stack([xs.ravel(), ys.ravel()], axis=-1))
         stride_col.append(np.full((h * w, 1), s, np.float32))
     return np.concatenate(points).astype(np.float32), np.concatenate(stride_col).astype(np.float32)

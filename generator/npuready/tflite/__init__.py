@@ -55,10 +55,10 @@ steps) → STRIDED_SLICE; Split → one STRIDED_SLICE per output; Pad (constant)
 asymmetric, floor) → RESIZE_NEAREST_NEIGHBOR; PRelu → PRELU; int8 Div by a constant scalar → MUL by its
 reciprocal; int8 HardSigmoid/Erf/Elu and Div → Erf chains → the integer engine's 256-entry table (CAST +
 ADD + GATHER); float HardSigmoid → relu6(6αx + 6β)/6 ([MUL] + ADD with fused RELU6 + MUL, as a converter
-lowers Keras' hard_sigmoid, so TFLite's calibrator quantises it); Identity, Dropout; LayerNormalization (decomposed into MEAN/SUB/MUL/
-RSQRT/ADD; float only); Div→Erf→Add→Mul→Mul (exact GELU) → GELU. Nodes with only constant inputs,
-and Shape of static tensors, are folded at export. Static shape arithmetic (Shape → Gather → Div → Slice …) is folded first
-(``engine.static_shapes``). Anything else → ``InputError`` naming the node and the op.
+lowers Keras' hard_sigmoid, so TFLite's calibrator quantises it); Identity, Dropout; LayerNormalization (decomposed into
+MEAN/SUB/MUL/RSQRT/ADD; float only); Div→Erf→Add→Mul→Mul (exact GELU) → GELU. Nodes with only constant inputs,
+and Shape of static tensors, are folded at export. Static shape arithmetic (Shape → Gather → Div → Slice …) is folded
+first (``engine.static_shapes``). Anything else → ``InputError`` naming the node and the op.
 
 Quantization conventions (int8 exports)
 ---------------------------------------

@@ -4,9 +4,10 @@ artefact depends on falls below its limits.
 The rungs: fake-quant is the QDQ file as stored (onnxruntime), integer is what the NPU build computes (the
 integer engine). Each must reach, for a classifier, ``min_agreement`` top-1 agreement with float and, with
 labels, lose at most ``max_accuracy_drop`` accuracy; for another task (``verify.tasks``: dense, sequence,
-detection, regression) its task metric must reach ``task_limit`` (None: the metric's own tolerance); a rung that could not run at all (a stored scale the integer export refuses,
-a QDQ file onnxruntime cannot run) fails the gate with its reason. When the gate fails, the first tensor where
-the QDQ model departs grossly from float is named (``verify.drift``).
+detection, regression) its task metric must reach ``task_limit`` (None: the metric's own tolerance); a rung that could
+not run at all (a stored scale the integer export refuses, a QDQ file onnxruntime cannot run) fails the gate with its
+reason. When the gate fails, the first tensor where the QDQ model departs grossly from float is named
+(``verify.drift``).
 """
 from __future__ import annotations
 

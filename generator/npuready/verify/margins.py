@@ -78,4 +78,5 @@ def cause(stats: MarginStats | None, integer_vs_fake_quant: float | None, litert
     return (f"model quantisation: {stats.flips - near} of {stats.flips} flips have a float gap of at least one "
             f"int8 logit step (median gap {stats.margin_median_steps:.1f} steps): the quantised model departs from "
             f"float upstream (scales, calibration), while the arithmetic agrees with fake-quant"
-            + (f" ({integer_vs_fake_quant:.1%} of top-1)" if integer_vs_fake_quant is not None else "") + f"; {checked}")
+            + (f" ({integer_vs_fake_quant:.1%} of top-1)" if integer_vs_fake_quant is not None else "")
+            + f"; {checked}")

@@ -61,5 +61,6 @@ def cause(result, litert_mismatched: int | None) -> str:
     if result.refused:
         ran = ", ".join(f"{k} {v.metric} {v.shown()}" for k, v in scores.items()) or "no rung pair could be scored"
         rungs = " and ".join(r.replace("_", "-") for r in result.refused)
-        return (f"build: the {rungs} rung{'s' if len(result.refused) > 1 else ''} did not run (reason above), so the {task} result of the NPU build is unknown; {ran}")
+        return (f"build: the {rungs} rung{'s' if len(result.refused) > 1 else ''} did not run (reason above), so the "
+                f"{task} result of the NPU build is unknown; {ran}")
     return f"no {task} metric below its limit; {checked}"

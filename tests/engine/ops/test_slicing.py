@@ -89,7 +89,8 @@ def test_split_along_a_leading_axis_of_size_three_runs_image_by_image():
              h.make_node("Add", ["q", "v"], ["y"])]
     model, x = qdq_model(nodes, ["r", "q", "k", "v", "y"], [1, 6, 5], seed=16, inits=inits, outputs=["y"])
     graph = export_integer_graph(model)
-    assert not graph.batchable and [op.params.get("keep_batch") for op in graph.ops if op.kind == "Slice"] == [False] * 3
+    assert not graph.batchable
+    assert [op.params.get("keep_batch") for op in graph.ops if op.kind == "Slice"] == [False] * 3
     r_name, q_name = graph.ops[1].outputs[0], graph.ops[2].outputs[0]
     for engine in (numpy_engine, cpp_engine):
         out = engine.run(graph, x)

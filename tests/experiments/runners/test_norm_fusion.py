@@ -31,7 +31,8 @@ def test_zoo_models_are_fused_from_their_manifest_contract(tmp_path, monkeypatch
     for node in model.graph.node:
         node.input[:] = ["input" if i == "image" else i for i in node.input]
     onnx.save(model, str(tmp_path / "zoo" / "tiny.onnx"))
-    contract = {"name": "input", "shape": [1, 1, 28, 28], "layout": "NCHW", "scale": 1 / 255, "mean": [0.3], "std": [0.35]}
+    contract = {"name": "input", "shape": [1, 1, 28, 28], "layout": "NCHW", "scale": 1 / 255, "mean": [0.3],
+                "std": [0.35]}
     (tmp_path / "zoo" / "zoo.json").write_text(json.dumps({"models": {"tiny": {"input": contract}}}))
     monkeypatch.setenv("NPUREADY_REPO", str(tmp_path))
     rng = np.random.default_rng(0)

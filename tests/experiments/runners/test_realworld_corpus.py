@@ -18,7 +18,8 @@ def test_one_row_per_model_and_target_with_the_reports_checks(tmp_path, monkeypa
                      repo_root(), show_progress=False)
     out = run_inline(realworld_corpus, ctx)
     rows = out["summary"]["rows"]
-    assert [(r["model"], r["target"]) for r in rows] == [("squeezenet1_1", "edge-10"), ("squeezenet1_1", "ethos-u55-128")]
+    assert [(r["model"], r["target"]) for r in rows] == [("squeezenet1_1", "edge-10"),
+                                                         ("squeezenet1_1", "ethos-u55-128")]
     assert all(r["checks_ok"] and r["macs"] == r["independent_macs"] for r in rows)
     report = out["reports"]["models"]["squeezenet1_1"]
     assert report["graph"]["node_count"] == rows[0]["nodes"] and out["summary"]["evidence"] == "analysis"

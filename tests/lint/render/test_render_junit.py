@@ -42,7 +42,8 @@ def test_two_models_of_one_target_get_their_own_classname(tmp_path, monkeypatch)
         {"npuready.lint.edge-10.models.a.onnx"}, {"npuready.lint.edge-10.other.a.onnx"},
         {"npuready.lint.edge-10.models.a.onnx~2"}]
     r005 = [c for s in suites for c in s.findall("testcase") if c.get("name").startswith("R005 ")]
-    assert [c.find("failure").get("message").split(":")[0] for c in r005] == ["1 finding(s)", "2 finding(s)", "1 finding(s)"]
+    assert [c.find("failure").get("message").split(":")[0] for c in r005] == ["1 finding(s)", "2 finding(s)",
+                                                                              "1 finding(s)"]
     assert r005[1].find("failure").text.splitlines()[:2] == [
         "act0 (Softsign): activation Softsign is not in the allowlist of target edge-10",
         "act1 (Softsign): activation Softsign is not in the allowlist of target edge-10"]
@@ -70,8 +71,8 @@ def test_control_characters_and_markup_in_names_still_parse():
     from npuready.lint import examples as ex
 
     name = 'act<&>"\x01\x1b'
-    m = ex.model([helper.make_node("Softsign", ["x"], ["y"], name=name)], [ex.value("x", [1, 4])], [ex.value("y", [1, 4])],
-                 name="we<ird>\x02")
+    m = ex.model([helper.make_node("Softsign", ["x"], ["y"], name=name)], [ex.value("x", [1, 4])],
+                 [ex.value("y", [1, 4])], name="we<ird>\x02")
     root = ET.fromstring(render([lint(m, target="edge-10")], "junit"))
     case = next(c for c in root.iter("testcase") if c.get("name").startswith("R005 "))
     assert case.find("failure").text.startswith('act<&>"\ufffd\ufffd (Softsign): ')

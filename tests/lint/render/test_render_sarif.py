@@ -129,9 +129,11 @@ def test_waived_and_baselined_results_carry_suppressions_and_baseline_state(repo
     assert code == 1  # act1 is neither waived nor in the (R001-only) baseline
     _validate(doc)
     results = doc["runs"][0]["results"]
-    assert [(r["locations"][0]["logicalLocations"][0]["name"], r.get("suppressions"), r["baselineState"]) for r in results] == [
+    assert [(r["locations"][0]["logicalLocations"][0]["name"], r.get("suppressions"), r["baselineState"])
+            for r in results] == [
         ("act0", [{"kind": "external", "justification": "kept on the CPU",
-                   "properties": {"npuready": "waiver", "source": "npuready.toml: lint.waive[0]", "expires": "2999-01-01"}}],
+                   "properties": {"npuready": "waiver", "source": "npuready.toml: lint.waive[0]",
+                                  "expires": "2999-01-01"}}],
          "new"),
         ("act1", None, "new")]
     capsys.readouterr()

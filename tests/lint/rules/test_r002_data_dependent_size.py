@@ -14,7 +14,8 @@ def test_topk_with_runtime_k_is_flagged_and_constant_k_passes():
                        [ex.value("x", [1, 64]), _i64("k", [1])], [ex.value("v", [1, None]), _i64("i", [1, None])])
     assert ids(runtime) == ["R002"]
     const = ex.model([helper.make_node("TopK", ["x", "k"], ["v", "i"], name="topk", axis=1)],
-                     [ex.value("x", [1, 64])], [ex.value("v", [1, 5]), _i64("i", [1, 5])], [ex.const("k", const_i64(5))])
+                     [ex.value("x", [1, 64])], [ex.value("v", [1, 5]), _i64("i", [1, 5])],
+                     [ex.const("k", const_i64(5))])
     assert ids(const) == ["R009"]  # not data-dependent; edge-10 declares no TopK, so it runs on the host
 
 
@@ -67,7 +68,8 @@ def test_loop_scan_output_with_runtime_trip_count_is_flagged():
          helper.make_tensor_value_info("scan_out", TensorProto.FLOAT, [1])],
         initializer=[ex.const("one", np.ones(1, np.float32))])
     loop = helper.make_node("Loop", ["M", "", "x"], ["final", "scans"], name="loop", body=body)
-    runtime = ex.model([loop], [ex.value("x", [1]), _i64("M", [])], [ex.value("final", [1]), ex.value("scans", [None, 1])])
+    runtime = ex.model([loop], [ex.value("x", [1]), _i64("M", [])],
+                       [ex.value("final", [1]), ex.value("scans", [None, 1])])
     assert [f.node for f in findings(runtime, "R002")] == ["loop"]
     const = ex.model([loop], [ex.value("x", [1])], [ex.value("final", [1]), ex.value("scans", [3, 1])],
                      [ex.const("M", np.array(3, np.int64))])

@@ -24,7 +24,8 @@ def test_2d_pooling_passes(op, expected):
 
 def test_conv_transpose_3d_without_kernel_shape_attribute_is_flagged_from_weight_rank():
     m = ex.model([helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="deconv3d")],
-                 [ex.value("x", [1, 64, 2, 4, 4])], [ex.value("y", [1, 64, 4, 6, 6])], [ex.weights("w", (64, 64, 3, 3, 3))])
+                 [ex.value("x", [1, 64, 2, 4, 4])], [ex.value("y", [1, 64, 4, 6, 6])],
+                 [ex.weights("w", (64, 64, 3, 3, 3))])
     assert ids(m) == ["R003"]
 
 

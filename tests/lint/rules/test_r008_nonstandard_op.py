@@ -1,4 +1,3 @@
-import numpy as np
 import onnx
 from onnx import helper
 from rule_models import findings, ids, one

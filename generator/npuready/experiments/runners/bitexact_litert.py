@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-import numpy as np
 
 from npuready.experiments.context import RunContext
 from npuready.experiments.task import Task

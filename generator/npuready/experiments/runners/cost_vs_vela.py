@@ -77,7 +77,8 @@ def _pool_model(op: str, channels: int, size: int, kernel: int, stride: int):
     w = [numpy_helper.from_array(rng.standard_normal((channels, channels, 1, 1)).astype(np.float32) / channels, f"w{i}")
          for i in range(2)]
     nodes = [helper.make_node("Conv", ["x", "w0"], ["a"], name="pre", kernel_shape=[1, 1]),
-             helper.make_node(op, ["a"], ["pooled"], name="pool", kernel_shape=[kernel, kernel], strides=[stride, stride]),
+             helper.make_node(op, ["a"], ["pooled"], name="pool", kernel_shape=[kernel, kernel],
+                              strides=[stride, stride]),
              helper.make_node("Conv", ["pooled", "w1"], ["y"], name="post", kernel_shape=[1, 1])]
     graph = helper.make_graph(nodes, "pool_probe",
                               [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, channels, size, size])],

@@ -64,7 +64,8 @@ def _zoo_rows(ctx: RunContext, count: int, tolerance: float = 1e-4) -> list[dict
         try:
             result = fuse_normalization(path, fused_spec)
         except InputError as exc:
-            rows.append({"model": f"zoo/{path.name}", "fused": False, "reason": str(exc).replace(str(ctx.repo) + "/", "")})
+            rows.append({"model": f"zoo/{path.name}", "fused": False,
+                         "reason": str(exc).replace(str(ctx.repo) + "/", "")})
             continue
         import onnx
 

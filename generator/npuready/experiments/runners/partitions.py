@@ -85,7 +85,8 @@ def _corpus_row(path: Path, target: str) -> dict[str, Any] | None:
     feeds = _corpus_feeds(path, model)
     try:
         plan = plan_partition(path, target)
-        ref = ort.InferenceSession(model.SerializeToString(), opts, providers=["CPUExecutionProvider"]).run(None, feeds) if feeds is not None else None
+        ref = (ort.InferenceSession(model.SerializeToString(), opts, providers=["CPUExecutionProvider"])
+               .run(None, feeds) if feeds is not None else None)
     except InputError:
         ref = None
     except Exception:  # onnxruntime refuses the original model: nothing to compare against
@@ -103,7 +104,8 @@ def _corpus_row(path: Path, target: str) -> dict[str, Any] | None:
 def _corpus(target: str, outcomes: list[dict[str, Any] | None]) -> dict[str, Any]:
     """Every onnx-wheel test model that ships inputs and runs in onnxruntime: planned, extracted, recomposed."""
     rows = [r for r in outcomes if r is not None]
-    return {"evidence": "measured", "target": target, "source": f"onnx {onnx.__version__} wheel: onnx/backend/test/data",
+    return {"evidence": "measured", "target": target,
+            "source": f"onnx {onnx.__version__} wheel: onnx/backend/test/data",
             "checked": len(rows), "skipped_no_inputs_or_not_runnable": len(outcomes) - len(rows),
             "within_1e-5": sum(r["max_abs_diff"] <= 1e-5 for r in rows),
             "max_abs_diff": max((r["max_abs_diff"] for r in rows), default=0.0), "rows": rows}

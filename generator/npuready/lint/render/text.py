@@ -15,7 +15,8 @@ from npuready.lint.suppression import BASELINE, WAIVER
 from npuready.terminal import block
 
 BASIS = "basis: ONNX graph structure and onnxruntime acceptance - not NPU silicon."
-_HEADINGS = {"ERROR": "ERROR (blocks deployment)", "WARN": "WARN (recorded only)", "INFO": "INFO (runs natively; recorded only)"}
+_HEADINGS = {"ERROR": "ERROR (blocks deployment)", "WARN": "WARN (recorded only)",
+             "INFO": "INFO (runs natively; recorded only)"}
 MAX_LISTED = 8  # findings shown per rule in the terminal; the other formats list all
 
 
@@ -48,7 +49,8 @@ def _group(lines: list[str], label: str, findings: Sequence[Finding]) -> None:
 
 def verdict(r: LintReport) -> str:
     counts = [f"{r.count(Severity.ERROR)} error(s)", f"{r.count(Severity.WARN)} warning(s)"]
-    counts += [f"{r.count(s)} {s.value.lower()}" for s in Severity if s not in (Severity.ERROR, Severity.WARN) and r.count(s)]
+    counts += [f"{r.count(s)} {s.value.lower()}" for s in Severity
+               if s not in (Severity.ERROR, Severity.WARN) and r.count(s)]
     waived, baselined = len(r.suppressed(WAIVER)), len(r.suppressed(BASELINE))
     counts += [f"{waived} waived"] * bool(waived) + [f"{baselined} baselined"] * bool(baselined)
     state = "BLOCKED" if r.blocked else f"FAILED (fail-on {r.fail_on})" if r.failing else "ok"

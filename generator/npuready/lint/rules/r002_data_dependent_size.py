@@ -46,7 +46,8 @@ RULE = Rule(
     good_example=_good,
     notes="Always flagged: NonZero, NonMaxSuppression, Unique, StringSplit, RegexFullMatch. Flagged when the "
           "size-setting input is computed at run time (not a constant, and not foldable from constants and the "
-          "shapes of static tensors) and shape inference with data propagation cannot prove the output static: Compress (condition), TopK (K), Range (any input), Reshape/Expand/ConstantOfShape/Tile/"
+          "shapes of static tensors) and shape inference with data propagation cannot prove the output static: "
+          "Compress (condition), TopK (K), Range (any input), Reshape/Expand/ConstantOfShape/Tile/"
           "Slice/Pad/Resize/Upsample/OneHot/CenterCropPad (their shape-like inputs), and Loop scan outputs whose "
           "trip count or condition is computed. Dynamic dims downstream of such an op are reported here, once, "
           "not again by R001a.",

@@ -62,8 +62,8 @@ RULE = Rule(
     check=check,
     bad_example=_bad,
     good_example=_good,
-    notes="Flagged: any domain other than '' / ai.onnx (including ai.onnx.ml, ai.onnx.preview, ai.onnx.preview.training and "
-          "runtime contrib domains such as com.microsoft), domains missing from opset_import, and default-domain "
-          "op names ONNX does not define at the model's opset. Model-local functions are inlined by the loader "
-          "first, so their standard bodies are linted instead.",
+    notes="Flagged: any domain other than '' / ai.onnx (including ai.onnx.ml, ai.onnx.preview, "
+          "ai.onnx.preview.training and runtime contrib domains such as com.microsoft), domains missing from "
+          "opset_import, and default-domain op names ONNX does not define at the model's opset. Model-local "
+          "functions are inlined by the loader first, so their standard bodies are linted instead.",
 )
