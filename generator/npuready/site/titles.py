@@ -102,6 +102,14 @@ TITLES: dict[str, tuple[str, str]] = {
     "gain_float": ("Gain, layer kept float", ""), "gain_output": ("Gain, output unrounded", ""),
     "sqnr_db": ("SQNR", "dB"), "costs": ("Costs per target", ""), "cycles_int8": ("Cycles, all INT8", "cycles"),
     "metric": ("Metric", ""), "gain": ("Gain", ""), "layer_count": ("Layers", ""),
+    # vendor toolchains' placement and per-op error
+    "placement": ("Placement", ""), "agreement": ("Agreement", ""), "agreeing": ("Nodes agreeing", ""),
+    "cpu_operators": ("Vela CPU operators", ""), "npu_custom_operators": ("Vela NPU operators", ""),
+    "npuready_cpu_vela_npu": ("npuready CPU, Vela NPU", ""), "vela_cpu_npuready_npu": ("Vela CPU, npuready NPU", ""),
+    "vela_cpu_unmapped": ("Vela CPU operators matching no node", ""),
+    "vela_cpu_operators_ethos-u55-128": ("Vela CPU operators, ethos-u55-128", ""),
+    "vela_cpu_operators_ethos-u65-256": ("Vela CPU operators, ethos-u65-256", ""),
+    "sqnr_in_db": ("SQNR of its input", "dB"), "drop_db": ("SQNR drop across it", "dB"),
 }
 
 
