@@ -2,8 +2,6 @@
 import subprocess
 import sys
 
-import pytest
-
 from npuready.paths import repo_root
 
 _PATHS = ["generator", "tests", "benchmarks", "tools"]
