@@ -4,7 +4,8 @@
 Targets on this 2-core machine: a Sum over 20,000 graph inputs builds its report (lint, partition, cost on one
 target) within 30 s (it took past 300 s when the graph description rebuilt the input-name set per edge and the
 partition scanned a list per read), and a 20,000-node chain writes at most 16 MiB of result.json + report.html
-(default report size budget; listed in full on two targets it wrote 66 MiB). Measured seconds and bytes go to extra_info.
+(default report size budget; listed in full on two targets it wrote 66 MiB). Measured seconds and bytes go to
+extra_info.
 """
 from __future__ import annotations
 

@@ -106,7 +106,8 @@ CASES = [
     ("export-foreign-out", ["export", "{model}", "--calib", "{photos}", "--out", "{foreign}"]),
     ("preprocess-show", ["preprocess", "show", "nope"]),
     ("preprocess-inspect", ["preprocess", "inspect", "{garbage}"]),
-    ("preprocess-apply-missing", ["preprocess", "apply", "{tmp}/no.png", "--preset", "yolov8", "--output", "{tmp}/x.npy"]),
+    ("preprocess-apply-missing", ["preprocess", "apply", "{tmp}/no.png", "--preset", "yolov8",
+                                  "--output", "{tmp}/x.npy"]),
     *[(f"{verb}-external-nul", [verb, "{nul_external}", *extra]) for verb, extra in
       (("lint", []), ("cost", []), ("partition", []), ("intake", []), ("report", ["--out", "{tmp}/r"]))],
     ("lint-external-offset", ["lint", "{bad_offset}"]),

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from pathlib import Path
 
 import pytest
 from lint_config_models import activations, save, write
@@ -45,8 +44,8 @@ def test_pyproject_is_parsed_into_a_config(tmp_path):
     assert (cfg.target, cfg.ignore, cfg.select, cfg.fail_on) == ("edge-10", ("R004",), None, "warn")
     assert cfg.severity == {"R007": Severity.WARN}
     (w,) = cfg.waivers
-    assert (w.rule, w.node, w.model, w.reason, w.expires) == ("R005", "act1", "models/*.onnx", "runs on the CPU by design",
-                                                              dt.date(2027, 6, 30))
+    assert (w.rule, w.node, w.model, w.reason, w.expires) == ("R005", "act1", "models/*.onnx",
+                                                              "runs on the CPU by design", dt.date(2027, 6, 30))
     assert w.source == "pyproject.toml: tool.npuready.lint.waive[0]"
     assert cfg.root == tmp_path.resolve()
 
@@ -84,7 +83,8 @@ def test_cli_applies_discovered_config_and_isolated_ignores_it(tmp_path, monkeyp
     write(tmp_path / "npuready.toml", '[lint]\nignore = ["R005"]\n')
     assert main(["lint", str(model)]) == 0
     out = capsys.readouterr().out
-    assert "ok: 0 error(s), 0 warning(s)" in _flat(out) and f"config: {tmp_path.resolve() / 'npuready.toml'}" in _flat(out)
+    assert ("ok: 0 error(s), 0 warning(s)" in _flat(out)
+            and f"config: {tmp_path.resolve() / 'npuready.toml'}" in _flat(out))
     assert main(["lint", str(model), "--isolated"]) == 1
     other = write(tmp_path / "other.toml", "[lint]\n")
     assert main(["lint", str(model), "--config", str(other)]) == 1  # a named file; name decides the layout
@@ -116,7 +116,8 @@ def test_severity_override_and_fail_on(tmp_path, monkeypatch, capsys):
     assert (data["blocked"], data["failed"], data["fail_on"]) == (False, True, "warn")
     assert main(["lint", str(model), str(model), "--fail-on", "warn"]) == 1
     out = capsys.readouterr().out
-    assert "FAILED (fail-on warn): 0 error(s), 1 warning(s)" in _flat(out) and "2 model(s): 0 blocked, 2 failed, 0 ok" in _flat(out)
+    assert ("FAILED (fail-on warn): 0 error(s), 1 warning(s)" in _flat(out)
+            and "2 model(s): 0 blocked, 2 failed, 0 ok" in _flat(out))
     write(tmp_path / "npuready.toml", '[lint]\nfail-on = "never"\n')
     assert main(["lint", str(model)]) == 0
     assert main(["lint", str(model), "--fail-on", "error"]) == 1
@@ -148,13 +149,16 @@ BAD = {
     "waive not an array": ('[lint.waive]\nrule = "R005"\n', "[lint.waive]: expected an array of tables"),
     "waiver without reason": ('[[lint.waive]]\nrule = "R005"\nnode = "a"\n', "[lint.waive[0]]: missing 'reason'"),
     "waiver without node": ('[[lint.waive]]\nrule = "R005"\nreason = "x"\n', "[lint.waive[0]]: missing 'node'"),
-    "waiver empty reason": ('[[lint.waive]]\nrule = "R005"\nnode = "a"\nreason = "  "\n', "[lint.waive[0].reason]: empty"),
-    "waiver unknown rule": ('[[lint.waive]]\nrule = "X1"\nnode = "a"\nreason = "r"\n', "[lint.waive[0].rule]: 'X1' names no rule"),
+    "waiver empty reason": ('[[lint.waive]]\nrule = "R005"\nnode = "a"\nreason = "  "\n',
+                            "[lint.waive[0].reason]: empty"),
+    "waiver unknown rule": ('[[lint.waive]]\nrule = "X1"\nnode = "a"\nreason = "r"\n',
+                            "[lint.waive[0].rule]: 'X1' names no rule"),
     "waiver unknown key": ('[[lint.waive]]\nrule = "R005"\nnode = "a"\nreason = "r"\nuntil = 2027-01-01\n',
                            "[lint.waive[0]]: unknown key 'until'"),
     "waiver bad date": ('[[lint.waive]]\nrule = "R005"\nnode = "a"\nreason = "r"\nexpires = "soon"\n',
                         "[lint.waive[0].expires]: 'soon' is not a date"),
-    "waiver node type": ('[[lint.waive]]\nrule = "R005"\nnode = 3\nreason = "r"\n', "[lint.waive[0].node]: expected a string"),
+    "waiver node type": ('[[lint.waive]]\nrule = "R005"\nnode = 3\nreason = "r"\n',
+                         "[lint.waive[0].node]: expected a string"),
 }
 
 

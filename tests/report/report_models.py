@@ -7,7 +7,8 @@ from onnx import TensorProto, helper, numpy_helper
 def if_model() -> onnx.ModelProto:
     """Relu -> If(cond) with a 2-node then-branch and a 1-node else-branch -> output."""
     then_g = helper.make_graph(
-        [helper.make_node("Neg", ["r"], ["t1"], name="then_neg"), helper.make_node("Abs", ["t1"], ["t"], name="then_abs")],
+        [helper.make_node("Neg", ["r"], ["t1"], name="then_neg"),
+         helper.make_node("Abs", ["t1"], ["t"], name="then_abs")],
         "then", [], [helper.make_tensor_value_info("t", TensorProto.FLOAT, [1, 4])])
     else_g = helper.make_graph([helper.make_node("Identity", ["r"], ["e"], name="else_id")], "else", [],
                                [helper.make_tensor_value_info("e", TensorProto.FLOAT, [1, 4])])
@@ -25,7 +26,8 @@ def conv_model(batch="N") -> onnx.ModelProto:
     w = numpy_helper.from_array(np.ones((4, 3, 3, 3), np.float32), "w")
     nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv", pads=[1, 1, 1, 1], kernel_shape=[3, 3]),
              helper.make_node("Relu", ["c"], ["y"], name="relu")]
-    graph = helper.make_graph(nodes, "conv_model", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [batch, 3, 8, 8])],
+    graph = helper.make_graph(nodes, "conv_model",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [batch, 3, 8, 8])],
                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, [batch, 4, 8, 8])], [w])
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
@@ -42,6 +44,7 @@ def chain_model(nodes: int) -> onnx.ModelProto:
 def sum_model(inputs: int) -> onnx.ModelProto:
     """One Sum node over ``inputs`` graph inputs of shape (1, 4)."""
     graph = helper.make_graph([helper.make_node("Sum", [f"i{k}" for k in range(inputs)], ["y"], name="sum")], "sum",
-                              [helper.make_tensor_value_info(f"i{k}", TensorProto.FLOAT, [1, 4]) for k in range(inputs)],
+                              [helper.make_tensor_value_info(f"i{k}", TensorProto.FLOAT, [1, 4])
+                               for k in range(inputs)],
                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])])
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])

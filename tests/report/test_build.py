@@ -38,7 +38,8 @@ def test_sanity_checks_hold_and_are_stated(tiny):
     assert checks["node_count"] == {"report_nodes": 10, "onnx_nodes": 10, "ok": True}
     assert set(checks["targets"]) == set(TARGETS) and checks["all_ok"] and not report_failed(tiny)
     for t in TARGETS:
-        assert checks["targets"][t]["cycles_sum"]["npu_layers_cycles"] == tiny["cost"]["targets"][t]["total"]["npu_cycles"]
+        assert (checks["targets"][t]["cycles_sum"]["npu_layers_cycles"]
+                == tiny["cost"]["targets"][t]["total"]["npu_cycles"])
     assert checks["macs"]["independent_macs"] is None  # not a library recipe: no second count
 
 

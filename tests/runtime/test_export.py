@@ -86,7 +86,8 @@ class _WithSigmoid(nn.Module):
 def test_export_refuses_post_processing_in_the_graph(tmp_path):
     with pytest.raises(InputError, match="post-processing ops \\['Sigmoid'\\]"):
         export_logits(_WithSigmoid(), (1, 3, 8, 8), tmp_path / "s.onnx", output_names=("y",))
-    assert export_logits(_WithSigmoid(), (1, 3, 8, 8), tmp_path / "ok.onnx", output_names=("y",), allow_ops=["Sigmoid"]).exists()
+    assert export_logits(_WithSigmoid(), (1, 3, 8, 8), tmp_path / "ok.onnx", output_names=("y",),
+                         allow_ops=["Sigmoid"]).exists()
 
 
 def test_export_refuses_non_static_shape(tmp_path):

@@ -57,7 +57,8 @@ def _add_keep_float_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--min-metric", type=float, metavar="X", help="--keep-float auto: the task metric to reach")
     g.add_argument("--max-extra-cycles", type=int, metavar="C",
                    help="--keep-float auto: never add more than C cycles on --target (simulated)")
-    g.add_argument("--target", "-t", default=DEFAULT_TARGET, help=f"target the costs are for (default: {DEFAULT_TARGET})")
+    g.add_argument("--target", "-t", default=DEFAULT_TARGET,
+                   help=f"target the costs are for (default: {DEFAULT_TARGET})")
     g.add_argument("--holdout", type=int, default=200,
                    help="held-out calibration-source images the search scores on (default: 200)")
     g.add_argument("--score-on", choices=["integer", "fake-quant"], default="integer",
@@ -145,6 +146,7 @@ def _keep_float(args, model, q, holdout, source: str):
                                        args.task, args.min_metric, args.max_extra_cycles, args.score_on,
                                        progress())
     write_record(args.out, choice, table, source)
-    metric = "" if choice.metric is None else f", metric {choice.metric_int8:.4f} -> {choice.metric:.4f} ({choice.rung})"
+    metric = ("" if choice.metric is None
+              else f", metric {choice.metric_int8:.4f} -> {choice.metric:.4f} ({choice.rung})")
     return mixed, (f"; {len(choice.kept)} layers kept float (+{choice.extra_cycles} cycles on {choice.target}, "
                    f"simulated{metric}; {choice.stopped_by}); record {record_path(args.out)}")

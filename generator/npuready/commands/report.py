@@ -54,8 +54,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     from npuready.inputs.budget import MAX_REPORT_NODES as DEFAULT_MAX_REPORT_NODES
 
     p.add_argument("--max-report-nodes", type=int, default=DEFAULT_MAX_REPORT_NODES, metavar="N",
-                   help="report size budget: above N graph nodes (or as many edges, inputs or outputs) the report lists "
-                        "the first N nodes and at most N entries per list, with totals and checks over the whole "
+                   help="report size budget: above N graph nodes (or as many edges, inputs or outputs) the report "
+                        "lists the first N nodes and at most N entries per list, with totals and checks over the whole "
                         f"graph, and the page says it is summarised (default {DEFAULT_MAX_REPORT_NODES:,})")
     add_shape_args(p)
     p.set_defaults(func=run)

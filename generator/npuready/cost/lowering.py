@@ -122,7 +122,8 @@ def _nop_passes(graph: Graph, node: Node, target: Target) -> tuple[Step, ...] | 
     if target.activation_mode(op) == "lut":
         return (_nop_pass(_numel(_shape(graph, node.outputs[0])), "LUT"),)
     if op == "Concat":
-        return tuple(_nop_pass(_numel(_shape(graph, i)), "Quantize") for i in node.inputs if i and not _is_const(graph, i))
+        return tuple(_nop_pass(_numel(_shape(graph, i)), "Quantize")
+                     for i in node.inputs if i and not _is_const(graph, i))
     if op in ("Slice", "Split"):
         return tuple(_nop_pass(_numel(_shape(graph, o)), "MemoryCopy") for o in node.outputs if o)
     if op == "Pad":

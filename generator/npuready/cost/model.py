@@ -4,8 +4,8 @@ Per NPU node:
 
 - **compute cycles** — GEMM-like ops on the MAC array (``npuready.cost.gemm``); depthwise convs on the
   depthwise datapath (``ofm * kernel / vector_lanes``) or, without one, on the array one channel at a
-  time; pooling/reductions ``ofm * kernel / pool_ops_per_cycle`` (default: vector_lanes); elementwise ops and LUT activations
-  ``ofm * passes / lanes`` (``elementwise_elems_per_cycle`` for binary ops when the target gives it);
+  time; pooling/reductions ``ofm * kernel / pool_ops_per_cycle`` (default: vector_lanes); elementwise ops and LUT
+  activations ``ofm * passes / lanes`` (``elementwise_elems_per_cycle`` for binary ops when the target gives it);
   ReLU-family activations and BatchNormalization that follow a MAC layer are fused (0 cycles); data
   movement and shape ops cost no compute. A target with an output stage (``output_elems_per_cycle``)
   needs at least ``ofm / output_elems_per_cycle`` cycles per MAC/pool layer. A target with an Ethos-U SHRAM

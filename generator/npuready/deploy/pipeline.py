@@ -5,8 +5,8 @@ Each stage returns evidence; a stage that blocks stops the pipeline and the refu
 registry's ``rejections`` with its reason. Lint blocks on any ERROR; the integer export blocks when
 the engine has no kernel for an op or refuses a stored scale; the parity gate blocks when the fake-quant rung
 (the QDQ file as stored) or the integer rung falls below its top-1 agreement with float or accuracy-drop
-limit (another task, ``verify.tasks``: below its task metric's limit). Lint/partition rest on ONNX structure (not NPU silicon), cost
-is simulated, parity numbers are measured here on CPU.
+limit (another task, ``verify.tasks``: below its task metric's limit). Lint/partition rest on ONNX structure (not
+NPU silicon), cost is simulated, parity numbers are measured here on CPU.
 """
 from __future__ import annotations
 
@@ -156,7 +156,8 @@ def deploy(model_path: "str | Path", settings: Settings, command: str,
     checkpoint("lint")
     from npuready.analysis import AnalysisOptions, analyse
 
-    found = analyse(graph, target, AnalysisOptions(stop_on_block=True))  # one pass; partition and cost only if lint passes
+    # one pass; partition and cost only if lint passes
+    found = analyse(graph, target, AnalysisOptions(stop_on_block=True))
     lint_stage = _lint(found.lint)
     if lint_stage.status == "blocked":
         return blocked(lint_stage)
@@ -169,7 +170,8 @@ def deploy(model_path: "str | Path", settings: Settings, command: str,
     _check_data(data, sp, graph.model)
     stages.append(StageResult("calibrate", "passed",
                               f"{len(sp.calibration)} of {len(data.files)} inputs"
-                              + (" (stratified by label)" if data.labels is not None else " (no labels: seeded sample)"),
+                              + (" (stratified by label)" if data.labels is not None
+                                 else " (no labels: seeded sample)"),
                               {"evidence": "measured", "folder": str(data.folder), "kind": data.kind,
                                "files": len(data.files), "label_source": data.label_source,
                                "calibration_set_sha256": data.sha256, "seed": settings.seed, **sp.to_dict(data)}))
@@ -183,7 +185,8 @@ def deploy(model_path: "str | Path", settings: Settings, command: str,
                          per_channel=settings.per_channel)
     stages.append(StageResult("quantize", "passed", f"QDQ int8 ({settings.method}, "
                               f"{'per-channel' if settings.per_channel else 'per-tensor'} weights)",
-                              {"method": settings.method, "weights": "per-channel" if settings.per_channel else "per-tensor",
+                              {"method": settings.method,
+                               "weights": "per-channel" if settings.per_channel else "per-tensor",
                                "activations": "int8 asymmetric per-tensor", "tool": "onnxruntime.quantization (QDQ)"}))
 
     log("integer engine export")
@@ -267,8 +270,9 @@ def _parity(float_model, qdq, data, sp, settings: Settings) -> StageResult:
     agree = result.agreement
     acc = (f", accuracy float {result.accuracy['float']:.4f} → fake-quant {result.accuracy['fake_quant']:.4f}, "
            f"integer {result.accuracy['integer']:.4f}" if result.accuracy else " (no class labels: agreement only)")
-    return StageResult("parity", "passed", f"top-1 agreement with float: fake-quant {agree['fake_quant_vs_float']:.4f}, "
-                                           f"integer {agree['integer_vs_float']:.4f} on {result.images} inputs{acc}", ev)
+    return StageResult("parity", "passed",
+                       f"top-1 agreement with float: fake-quant {agree['fake_quant_vs_float']:.4f}, "
+                       f"integer {agree['integer_vs_float']:.4f} on {result.images} inputs{acc}", ev)
 
 
 def _register(registry: Registry, name, target, path: Path, sha, qdq, intgraph, stages, command,

@@ -63,9 +63,9 @@ def build() -> str:
         "before the file is read; JSON and TOML documents may not nest deeper than `MAX_NESTING`. "
         "`MAX_CONSTANT_BYTES` bounds one compile-time value (e.g. a `ConstantOfShape` of a constant shape) "
         "before constant folding and shape inference would materialise it; `--max-constant-bytes N` changes it. "
-        "`MAX_REPORT_NODES` bounds what a model report lists: above it (nodes, edges, graph inputs or outputs) `report` "
-        "lists the first N nodes and at most N entries per list, totals and checks over the whole graph, and the page "
-        "says it is summarised; `--max-report-nodes N` changes it.",
+        "`MAX_REPORT_NODES` bounds what a model report lists: above it (nodes, edges, graph inputs or outputs) "
+        "`report` lists the first N nodes and at most N entries per list, totals and checks over the whole graph, "
+        "and the page says it is summarised; `--max-report-nodes N` changes it.",
         "",
         "| limit | value |",
         "|---|---:|",

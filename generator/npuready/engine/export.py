@@ -8,7 +8,7 @@ by ``engine.ops.<op>.build`` (registry in ``engine.ops``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np

@@ -63,7 +63,8 @@ def value(graph: "Graph", node: "Node", output: str) -> np.ndarray | None:
     if node.op_type in SHAPE_SOURCES:
         return _shape_value(graph, node)
     declared = graph.info(output).shape  # checked before evaluating: a [2^30] ConstantOfShape is never built
-    if declared and all(isinstance(d, int) for d in declared) and int(np.prod(declared, dtype=np.int64)) > MAX_FOLDED_ELEMENTS:
+    if (declared and all(isinstance(d, int) for d in declared)
+            and int(np.prod(declared, dtype=np.int64)) > MAX_FOLDED_ELEMENTS):
         return None
     feeds = {}
     for i in node.inputs:

@@ -5,8 +5,9 @@ missing/empty/truncated/garbage files, models without a graph, external data who
 location is absolute, leaves the model's folder or points past the end of its file, and
 declared shapes with absurd element counts. It never allocates from declared shapes and
 never reads outside the model's folder. The importer (``npuready.importer``) then rewrites a copy into
-the canonical form (dims written as -1 read as dynamic, BatchNormalization folded, …). Shape pins (``--input-shape``, ``--batch``; ``npuready.graph.pins``)
-fix the graph inputs' dims first; then shapes are resolved (``npuready.graph.resolve``: onnx inference,
+the canonical form (dims written as -1 read as dynamic, BatchNormalization folded, …). Shape pins
+(``--input-shape``, ``--batch``; ``npuready.graph.pins``) fix the graph inputs' dims first; then shapes are
+resolved (``npuready.graph.resolve``: onnx inference,
 then onnxruntime's symbolic inference), non-strictly: when onnx's inference fails the un-inferred model is
 still returned (``Graph.inference_error`` says why) — except when a compile-time value is above the budget
 of ``npuready.graph.constant_budget``, which is bad input. Sparse initializers are read as dense ones
@@ -79,7 +80,8 @@ def read_model(path: Path) -> onnx.ModelProto:
         if size == 0:
             raise InputError(f"{label}: empty file (0 bytes), not an ONNX model")
         if size > MAX_FILE_BYTES:
-            raise InputError(f"{label}: file is {size} bytes, above the {MAX_FILE_BYTES}-byte limit; store weights as external data")
+            raise InputError(f"{label}: file is {size} bytes, above the {MAX_FILE_BYTES}-byte limit; "
+                             "store weights as external data")
         data = path.read_bytes()
     except OSError as exc:
         raise InputError(f"{label}: cannot read the file ({exc.strerror or _short(exc)})") from None
@@ -87,7 +89,8 @@ def read_model(path: Path) -> onnx.ModelProto:
     try:
         model.ParseFromString(data)
     except (DecodeError, ValueError, RuntimeError) as exc:
-        raise InputError(f"{label}: not an ONNX model (protobuf parse failed: {_short(exc)}); the file is truncated, corrupt or another format") from None
+        raise InputError(f"{label}: not an ONNX model (protobuf parse failed: {_short(exc)}); "
+                         "the file is truncated, corrupt or another format") from None
     _check_structure(model, label)
     densify(model, label)
     _check_runnable(model, label)
@@ -214,13 +217,15 @@ def _check_declared_sizes(model: onnx.ModelProto, label: str) -> None:
                 raise InputError(f"{label}: initializer '{t.name}' has a negative dimension {list(t.dims)}")
             n = _numel(t.dims)
             if n > MAX_ELEMENTS:
-                raise InputError(f"{label}: initializer '{t.name}' declares {n:.3g} elements (limit {MAX_ELEMENTS}); refusing to load")
+                raise InputError(f"{label}: initializer '{t.name}' declares {n:.3g} elements (limit {MAX_ELEMENTS}); "
+                                 "refusing to load")
         for n in g.node:
             for a in n.attribute:
                 for t in ([a.t] if a.type == onnx.AttributeProto.TENSOR else list(a.tensors)):
                     if any(d < 0 for d in t.dims) or _numel(t.dims) > MAX_ELEMENTS:
-                        raise InputError(f"{label}: node '{n.name or n.op_type}' attribute '{a.name}' declares a tensor "
-                                         f"of shape {list(t.dims)} (limit {MAX_ELEMENTS} elements); refusing to load")
+                        raise InputError(f"{label}: node '{n.name or n.op_type}' attribute '{a.name}' declares a "
+                                         f"tensor of shape {list(t.dims)} (limit {MAX_ELEMENTS} elements); "
+                                         "refusing to load")
         for vi in list(g.input) + list(g.output) + list(g.value_info):
             if not vi.type.HasField("tensor_type") or not vi.type.tensor_type.HasField("shape"):
                 continue
@@ -229,7 +234,8 @@ def _check_declared_sizes(model: onnx.ModelProto, label: str) -> None:
             dims = [d.dim_value for d in vi.type.tensor_type.shape.dim if d.dim_value > 0]
             n = math.prod(dims)
             if n > MAX_ELEMENTS:
-                raise InputError(f"{label}: tensor '{vi.name}' declares shape {dims} = {n:.3g} elements (limit {MAX_ELEMENTS}); refusing to load")
+                raise InputError(f"{label}: tensor '{vi.name}' declares shape {dims} = {n:.3g} elements "
+                                 f"(limit {MAX_ELEMENTS}); refusing to load")
 
 
 def _external_tensors(model: onnx.ModelProto):
@@ -264,10 +270,12 @@ def _load_external(model: onnx.ModelProto, path: Path, label: str) -> None:
             raise InputError(f"{label}: tensor '{t.name}' external data location {loc!r} holds a NUL byte; "
                              "it cannot name a file")
         if os.path.isabs(loc) or loc.startswith(("/", "\\")) or (len(loc) > 1 and loc[1] == ":"):
-            raise InputError(f"{label}: tensor '{t.name}' points to absolute external data path '{loc}'; external data must sit beside the model")
+            raise InputError(f"{label}: tensor '{t.name}' points to absolute external data path '{loc}'; "
+                             "external data must sit beside the model")
         target = (base / loc).resolve()
         if not target.is_relative_to(base):
-            raise InputError(f"{label}: tensor '{t.name}' external data '{loc}' leaves the model's folder; refusing to read it")
+            raise InputError(f"{label}: tensor '{t.name}' external data '{loc}' leaves the model's folder; "
+                             "refusing to read it")
         if not target.is_file():
             raise InputError(f"{label}: tensor '{t.name}' external data file '{loc}' is missing beside the model")
         try:
@@ -280,9 +288,11 @@ def _load_external(model: onnx.ModelProto, path: Path, label: str) -> None:
         itemsize = _itemsize(t.data_type)
         need = length if length is not None else (_numel(t.dims) * itemsize if itemsize else None)
         if offset < 0 or offset > fsize or (need is not None and offset + need > fsize):
-            raise InputError(f"{label}: tensor '{t.name}' external data '{loc}' is shorter than declared (offset {offset}, length {need}, file {fsize} bytes)")
+            raise InputError(f"{label}: tensor '{t.name}' external data '{loc}' is shorter than declared "
+                             f"(offset {offset}, length {need}, file {fsize} bytes)")
         if itemsize and need is not None and need != _numel(t.dims) * itemsize:
-            raise InputError(f"{label}: tensor '{t.name}' external data length {need} does not match its shape {list(t.dims)}")
+            raise InputError(f"{label}: tensor '{t.name}' external data length {need} "
+                             f"does not match its shape {list(t.dims)}")
     try:
         from onnx.external_data_helper import load_external_data_for_model
 

@@ -1,4 +1,5 @@
-"""Text rendering of ``shape_summary.shape_summary(graph)``: the one line lint, partition and cost print about shapes."""
+"""Text rendering of ``shape_summary.shape_summary(graph)``: the one line lint, partition and cost print about
+shapes."""
 from __future__ import annotations
 
 

@@ -245,9 +245,10 @@ def _prune(diag: Diagnosis, target) -> list[Action]:
                        f"{narrow} of {len(rows)} misaligned layers are narrower than {cols} channels: pruning them "
                        "saves MACs but 0 simulated cycles on this target", {"layers": rows, "cycles_saved": 0},
                        tuple(r["node"] for r in rows), recommended=False)]
+    gaining = sum(1 for r in rows if r["passes_after"] < r["passes"])
     return [Action("prune-aligned", f"Prune output channels down to multiples of {cols} (array-aligned)",
                    "a partly filled last pass of the array costs a full pass; removing the overhang saves a pass",
-                   f"about {saved} simulated cycles saved over {sum(1 for r in rows if r['passes_after'] < r['passes'])}"
+                   f"about {saved} simulated cycles saved over {gaining}"
                    f" layer(s) (proportional to array passes; {narrow} layer(s) narrower than {cols} gain nothing); "
                    "recover accuracy with a fine-tune", {"layers": rows, "cycles_saved": saved},
                    tuple(r["node"] for r in rows if r["passes_after"] < r["passes"]))]

@@ -107,7 +107,8 @@ def reason(graph: Graph, node: Node) -> str | None:
     if outs and all(_static(graph, o) for o in outs):
         return None  # shape inference proved the size static (e.g. shape computed from static shapes)
     data_inputs = [i for i in node.inputs if i and i not in runtime]
-    if node.op_type not in ("Compress", "TopK", "Range", "ConstantOfShape") and not all(_static(graph, i) for i in data_inputs):
+    if (node.op_type not in ("Compress", "TopK", "Range", "ConstantOfShape")
+            and not all(_static(graph, i) for i in data_inputs)):
         return None  # the input is already dynamic: the dynamism originates upstream (R001a)
     return f"its {what} input {runtime} is computed at run time, so the output size depends on tensor values"
 

@@ -26,7 +26,6 @@ def node_macs(graph: Graph, node: Node) -> int | None:
         y = _shape(graph, node.outputs[0])
         if x is None or w is None or y is None:
             return None
-        group = int(node.attr("group", 1) or 1)
         kernel = math.prod(w[2:])
         if node.op_type == "Conv":  # w: [Cout, Cin/group, k...]; each output element sums Cin/group * k
             return math.prod(y) * w[1] * kernel

@@ -97,7 +97,8 @@ class PartitionPlan:
     macs_unknown: tuple[str, ...]
     calibration: dict = field(default_factory=dict)
     inventory: tuple[InventoryItem, ...] = ()
-    graph_errors: tuple[str, ...] = ()  # lint ERRORs not tied to a node ("R001b: ..."): they block deployment as a whole
+    # lint ERRORs not tied to a node ("R001b: ..."): they block deployment as a whole
+    graph_errors: tuple[str, ...] = ()
     shape_inference_error: str | None = None
     graph: Graph | None = field(default=None, repr=False, compare=False)
 
@@ -145,7 +146,8 @@ class PartitionPlan:
             "total_macs": self.total_macs, "macs_unknown": list(self.macs_unknown),
             "folded": list(self.folded),
             "shapes": shape_summary(self.graph) if self.graph is not None else None,
-            "placements": [{"node": p.node, "op_type": p.op_type, "device": p.device, "reason": p.reason} for p in self.placements],
+            "placements": [{"node": p.node, "op_type": p.op_type, "device": p.device, "reason": p.reason}
+                           for p in self.placements],
             "calibration": self.calibration,
             "inventory": [i.to_dict() for i in self.inventory],
             "missing_cpu_code": [i.node for i in self.missing_cpu_code],
@@ -231,7 +233,8 @@ def build_plan(graph: Graph, tgt: Target, placements: "dict[str, Placement]", ed
         seg_macs = sum(macs[m] or 0 for m in members)
         ops = Counter(by_name[m].op_type for m in members)
         segments.append(Segment(k, names[k], dev, tuple(members), tuple(sorted(ops.items())), seg_macs,
-                                seg_macs / total if total else 0.0, tuple(seg_inputs[names[k]]), tuple(seg_outputs[names[k]])))
+                                seg_macs / total if total else 0.0, tuple(seg_inputs[names[k]]),
+                                tuple(seg_outputs[names[k]])))
     device_of = {nm: d for nm, (d, _) in zip(names, runs)} | {"input": CPU, "output": CPU}
     crossings = []
     for t, src in owner.items():

@@ -15,7 +15,8 @@ import numpy as np
 from npuready.errors import InputError
 from npuready.preprocess.resizers import _pil
 from npuready.preprocess.spec import PreprocessSpec
-from npuready.runtime.letterbox import letterbox_geometry  # one fit for paste and inverse
+# one fit for paste and inverse; re-exported: tests/preprocess/test_pipeline.py imports it from here
+from npuready.runtime.letterbox import letterbox_geometry  # noqa: F401
 
 ImageLike = np.ndarray | str | os.PathLike
 

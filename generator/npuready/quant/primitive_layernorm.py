@@ -34,7 +34,6 @@ def rewrite_primitive_layernorm(model: onnx.ModelProto) -> tuple[onnx.ModelProto
     m.CopyFrom(model)
     g = m.graph
     inits = {t.name: t for t in g.initializer}
-    producer = {o: n for n in g.node for o in n.output}
     readers: dict[str, list] = {}
     for n in g.node:
         for i in n.input:

@@ -15,8 +15,9 @@ LIBRARY_PREFIX = "library:"
 class ReportRequest:
     """``model`` is an ONNX path or ``library:<recipe>`` (an architecture built at run time by timm,
     torchvision or ultralytics with random-initialised weights). ``input_shapes`` pins input dims
-    (name -> shape) and ``batch`` fixes dim 0 of dynamic inputs, before any analysis (``npuready.graph.pins``). ``calibration`` (anything ``npuready quantize --calibration``
-    accepts, or a folder of photos read through ``preset``) enables the quantize stage."""
+    (name -> shape) and ``batch`` fixes dim 0 of dynamic inputs, before any analysis (``npuready.graph.pins``).
+    ``calibration`` (anything ``npuready quantize --calibration`` accepts, or a folder of photos read through
+    ``preset``) enables the quantize stage."""
 
     model: str
     targets: tuple[str, ...] = DEFAULT_TARGETS

@@ -102,4 +102,5 @@ def mixed(n: int, aspect: float, seed: int) -> list[np.ndarray]:
 
 KINDS: dict[str, Callable[[int, float, int], list[np.ndarray]]] = {
     "photos": photos, "text-lines": text_lines,
-    "text-lines-turned": lambda n, aspect, seed: text_lines(n, aspect, seed, turned=True), "documents": documents, "faces": faces, "mixed": mixed}
+    "text-lines-turned": lambda n, aspect, seed: text_lines(n, aspect, seed, turned=True), "documents": documents,
+    "faces": faces, "mixed": mixed}

@@ -33,7 +33,8 @@ def test_registries_follow_the_declarations():
 
 def test_a_type_declared_twice_is_refused(monkeypatch):
     monkeypatch.setattr(ops.mul, "DESCRIPTOR", OpDescriptor(("Add",), ("Mul",)))
-    with pytest.raises(ValueError, match="'Add' is declared by both npuready.engine.ops.add and npuready.engine.ops.mul"):
+    with pytest.raises(ValueError,
+                       match="'Add' is declared by both npuready.engine.ops.add and npuready.engine.ops.mul"):
         ops._claims("onnx_types")
 
 

@@ -70,7 +70,8 @@ def test_identity_quantised_again_is_a_requantisation_and_matches_litert():
     rng = np.random.default_rng(12)
     nodes = [h.make_node("Conv", ["x", "w"], ["c"], group=3), h.make_node("Identity", ["c"], ["i"]),
              h.make_node("Relu", ["i"], ["y"])]
-    model, x = qdq_model(nodes, ["c", "i", "y"], [1, 3, 4, 4], seed=12, qconsts={"w": rng.standard_normal((3, 1, 1, 1))})
+    model, x = qdq_model(nodes, ["c", "i", "y"], [1, 3, 4, 4], seed=12,
+                         qconsts={"w": rng.standard_normal((3, 1, 1, 1))})
     graph = assert_bitexact(model, x, ["Conv", "Rescale", "Rescale"])
     assert graph.ops[2].params["rescale"] is not None
 

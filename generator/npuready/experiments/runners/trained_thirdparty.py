@@ -134,7 +134,8 @@ def responsible(qdq, ladder, top: int = 5) -> dict[str, Any]:
         if not ins:
             continue
         s_in, s_out = min(sqnr(i.relative_error) for i in ins), sqnr(t.relative_error)
-        rows.append({"op": node.name or f"({node.op_type} writing {node.output[0]})", "op_type": node.op_type, "tensor": t.float_name,
+        rows.append({"op": node.name or f"({node.op_type} writing {node.output[0]})", "op_type": node.op_type,
+                     "tensor": t.float_name,
                      "sqnr_in_db": round(s_in, 2), "sqnr_db": round(s_out, 2), "drop_db": round(s_in - s_out, 2)})
     rows.sort(key=lambda r: -r["drop_db"])
     first = ladder.first_gross

@@ -37,7 +37,8 @@ def check(graph: Graph, target: Target, options: LintOptions) -> list[Finding]:
         if rank is not None and rank > LIMIT:
             kind = "convolution" if node.op_type in CONV_OPS else "pooling"
             findings.append(RULE.finding(node, f"{rank}D {kind} ({rank} spatial dims; limit {LIMIT})", sub.scope,
-                                         value=rank, limit=LIMIT, kernel_shape=list(node.attr("kernel_shape", []) or [])))
+                                         value=rank, limit=LIMIT,
+                                         kernel_shape=list(node.attr("kernel_shape", []) or [])))
     return findings
 
 
@@ -65,8 +66,9 @@ RULE = Rule(
     check=check,
     bad_example=_bad,
     good_example=_good,
-    notes="The first checker this project replaces looked only at Conv/ConvTranspose, so a MaxPool/AveragePool with a 3-D kernel passed "
-          "every rule; this rule checks Conv, ConvTranspose, ConvInteger, QLinearConv, DeformConv, MaxPool, "
+    notes="The first checker this project replaces looked only at Conv/ConvTranspose, so a MaxPool/AveragePool "
+          "with a 3-D kernel passed every rule; this rule checks Conv, ConvTranspose, ConvInteger, QLinearConv, "
+          "DeformConv, MaxPool, "
           "AveragePool, LpPool, MaxUnpool and MaxRoiPool, in the main graph and inside If/Loop/Scan subgraphs. "
           "Global pooling over a 5-D tensor is a reduction and is not flagged.",
 )

@@ -91,14 +91,16 @@ def lower_conv(ctx: Context, node: Node) -> None:
         filt = w.transpose((0, 2, 3, 1))
         opts = fb.Conv2DOptionsT(padding=padding, strideW=strides[1], strideH=strides[0],
                                  fusedActivationFunction=act, dilationWFactor=dil[1], dilationHFactor=dil[0])
-        ins = [x_idx, ctx.add_const(w_name, filt), bias_tensor(ctx, f"{out}#bias", qbias(ctx, b_name), o, x_idx, w, bias)]
+        ins = [x_idx, ctx.add_const(w_name, filt),
+               bias_tensor(ctx, f"{out}#bias", qbias(ctx, b_name), o, x_idx, w, bias)]
         ctx.op("CONV_2D", ins, [ctx.new_value(out, out_shape, NHWC)], opts)
     elif group == cin and ig == 1:
         filt = w.transpose((1, 2, 3, 0))
         opts = fb.DepthwiseConv2DOptionsT(padding=padding, strideW=strides[1], strideH=strides[0],
                                           depthMultiplier=o // cin, fusedActivationFunction=act,
                                           dilationWFactor=dil[1], dilationHFactor=dil[0])
-        ins = [x_idx, ctx.add_const(w_name, filt), bias_tensor(ctx, f"{out}#bias", qbias(ctx, b_name), o, x_idx, w, bias)]
+        ins = [x_idx, ctx.add_const(w_name, filt),
+               bias_tensor(ctx, f"{out}#bias", qbias(ctx, b_name), o, x_idx, w, bias)]
         ctx.op("DEPTHWISE_CONV_2D", ins, [ctx.new_value(out, out_shape, NHWC)], opts)
     else:
         _grouped(ctx, node, x_idx, w, w_name, b_name, bias, group, padding, strides, dil, act, out, out_shape)
