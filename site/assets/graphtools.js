@@ -53,7 +53,7 @@
       });
       return out.join("\n").replace(/var\((--[\w-]+)\)/g, function (m, name) { return vars.getPropertyValue(name).trim() || m; });
     }
-    function exportSvg() {
+    function svgText() {
       var lay = state.layout, copy = ctx.root.cloneNode(true);
       copy.setAttribute("xmlns", "http://www.w3.org/2000/svg");
       copy.setAttribute("viewBox", "0 0 " + Math.ceil(lay.w) + " " + Math.ceil(lay.h));
@@ -64,10 +64,33 @@
       var style = document.createElementNS("http://www.w3.org/2000/svg", "style");
       style.textContent = graphCss();
       copy.insertBefore(style, copy.firstChild);
-      var text = '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(copy) + "\n";
-      ctx.download(text, "image/svg+xml", ctx.exp + "." + state.target + ".graph.svg");
+      return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(copy) + "\n";
+    }
+    function exportSvg() {
+      ctx.download(svgText(), "image/svg+xml", ctx.exp + "." + state.target + ".graph.svg");
+    }
+    /* PNG: the same SVG drawn on a canvas at 2x (less when the graph is large: a side stays under 16,384 px
+       and the area under 64 M pixels, what browsers allocate), on the page's background colour. */
+    function exportPng() {
+      var lay = state.layout, w = Math.ceil(lay.w), h = Math.ceil(lay.h);
+      var scale = Math.min(2, 16384 / Math.max(w, h, 1), Math.sqrt(64e6 / Math.max(w * h, 1)));
+      var img = new Image(), url = URL.createObjectURL(new Blob([svgText()], {type: "image/svg+xml"}));
+      img.onload = function () {
+        var canvas = document.createElement("canvas");
+        canvas.width = Math.max(1, Math.floor(w * scale)); canvas.height = Math.max(1, Math.floor(h * scale));
+        var g = canvas.getContext("2d");
+        g.fillStyle = getComputedStyle(document.body).backgroundColor || "#fff";
+        g.fillRect(0, 0, canvas.width, canvas.height);
+        g.drawImage(img, 0, 0, canvas.width, canvas.height);
+        URL.revokeObjectURL(url);
+        canvas.toBlob(function (blob) { ctx.download(blob, "image/png", ctx.exp + "." + state.target + ".graph.png"); },
+                      "image/png");
+      };
+      img.onerror = function () { URL.revokeObjectURL(url); };
+      img.src = url;
     }
     document.getElementById("graph-export-svg").addEventListener("click", exportSvg);
+    document.getElementById("graph-export-png").addEventListener("click", exportPng);
     return {find: find};
   };
 })();

@@ -132,12 +132,13 @@
         if (typeof x !== "number" && !u["io:" + x]) { u["io:" + x] = {id: "io:" + x, members: [], io: x}; order.push("io:" + x); }
       });
     });
-    var seen = dict(), es = [];
+    var seen = dict(), es = [], shapes = dict();
     edges.forEach(function (e) {
       var a = endpoint(e.from), b = endpoint(e.to), k = a + "\u0000" + b;
-      if (a !== b && !seen[k]) { seen[k] = 1; es.push([a, b]); }
+      if (a !== b && !seen[k]) { seen[k] = 1; es.push([a, b]); shapes[k] = shapeLabel(e.shape); }
+      else if (a !== b && shapes[k] !== shapeLabel(e.shape)) { shapes[k] = ""; }  /* several tensors: no label */
     });
-    return {units: u, order: order, edges: es};
+    return {units: u, order: order, edges: es, shapes: shapes};
   }
 
   function label(unit) {
@@ -235,6 +236,10 @@
     });
   }
 
+  function shapeLabel(shape) {
+    return Array.isArray(shape) && shape.length ? shape.map(function (d) { return d === null ? "?" : String(d); }).join("×") : "";
+  }
+
   function draw() {
     current = units();
     var msg = {nodes: current.order.map(function (id) {
@@ -249,6 +254,12 @@
       var eg = svg("g", {"class": "edges"});
       lay.edges.forEach(function (e) {
         eg.appendChild(svg("polyline", {points: e[2].map(function (p) { return p.x + "," + p.y; }).join(" "), "marker-end": "url(#graph-arrow)"}));
+        var text = current.shapes[e[0] + "\u0000" + e[1]], mid = e[2][Math.floor(e[2].length / 2)];
+        if (text && mid) {  /* the tensor's shape beside the edge, as Netron shows it */
+          var t = svg("text", {"class": "elabel", x: mid.x + 4, y: mid.y});
+          t.textContent = text;
+          eg.appendChild(t);
+        }
       });
       vp.appendChild(eg);
       var ng = svg("g", {"class": "nodes"});
