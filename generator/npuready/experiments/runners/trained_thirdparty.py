@@ -163,12 +163,15 @@ def _litert(qdq, x: np.ndarray, name: str) -> dict[str, Any]:
 def merge(ctx: RunContext, outputs: dict[str, Any]) -> dict[str, Any]:
     models = {k: outputs[k] for k in sorted(outputs)}
     ladders = [m for m in models.values() if "ladder" in m]
+    verdicts = {k: _verdict(m) for k, m in models.items() if "ladder" in m}
     return {**models, "summary": {
         "evidence": "measured", "models": len(models), "quantised": len(ladders),
         "integer_rung_ran": sum(1 for m in ladders if "integer" not in m["ladder"]["refused"]),
         "litert_tensors_compared": sum(m["litert"].get("tensors_compared", 0) for m in ladders),
         "litert_tensors_mismatched": sum(m["litert"].get("tensors_mismatched", 0) for m in ladders),
-        "task_verdicts": {k: _verdict(m) for k, m in models.items() if "ladder" in m}}}
+        "within_task_tolerance": sum(1 for v in verdicts.values() if v.get("passed"))},
+        # per model, beside the summary (the summary's numbers are the page's headline)
+        "task_verdicts": {"evidence": "measured", **verdicts}}
 
 
 def _verdict(m: dict[str, Any]) -> dict[str, Any]:
