@@ -106,7 +106,7 @@ def test_filters_live_in_the_url_and_come_back_with_it(page_and_watch, repo_site
     page.locator("#rec-evidence").select_option("simulated")
     # search.js debounces typing
     page.wait_for_function("() => npuready.getState().ev === 'simulated' && "
-                           "document.querySelector('details.record[data-exp=\"probes\"]').hidden")
+                           "document.querySelector('details.record[data-exp=\"probes\"]')?.hidden === true")
     assert page.evaluate("npuready.getState()") == {"view": "records", "q": "vela", "ev": "simulated"}
     shown = page.eval_on_selector_all("details.record", "ds => ds.filter(d => !d.hidden).map(d => d.dataset.exp)")
     assert "cost-vs-vela" in shown and "probes" not in shown
@@ -115,7 +115,7 @@ def test_filters_live_in_the_url_and_come_back_with_it(page_and_watch, repo_site
     _open(page, url)
     # search.js debounces typing
     page.wait_for_function("() => npuready.getState().ev === 'simulated' && "
-                           "document.querySelector('details.record[data-exp=\"probes\"]').hidden")
+                           "document.querySelector('details.record[data-exp=\"probes\"]')?.hidden === true")
     assert page.locator("#rec-search").input_value() == "vela"
     assert page.eval_on_selector_all("details.record",
                                      "ds => ds.filter(d => !d.hidden).map(d => d.dataset.exp)") == shown
