@@ -65,6 +65,7 @@ from npuready.cost.transpose import swap_transfer_bytes, transpose_swaps
 from npuready.cost.workload import BIAS_BYTES, Workload, _is_const, _mac_op, _numel, _shape, conv_weights, hwc, workload
 from npuready.targets.gelu_pattern import gelu_members, gelu_span
 from npuready.graph import Graph, Node, families
+from npuready.graph.hardsigmoid import DEFAULT_ALPHA, scales_input
 from npuready.targets import Target
 
 OUTPUT_STAGE_OPS = families.MAC | {"Add", "Sub", "Mul"}
@@ -233,14 +234,13 @@ def _batch_norm(graph: Graph, node: Node) -> tuple[Step, ...] | None:
 def _hard_sigmoid(graph: Graph, node: Node) -> tuple[Step, ...] | None:
     """HardSigmoid as npuready's int8 export writes it (``quant.decompose_hardsigmoid``, the sequence a TFLite
     converter emits): [Mul by 6α unless it is 1] + Add of 6β with a fused ReLU6 + Mul by 1/6, each an
-    elementwise op with a constant operand, all on the NPU (Vela 5.2.0 places every one; 0 CPU operators on
-    the zoo's MobileNetV3)."""
+    elementwise op with a constant operand, all on the NPU (Vela 5.2.0 places every one: the Vela CPU operators
+    ``bitexact-realworld`` and ``vendor-export`` record)."""
     y = _shape(graph, node.outputs[0])
     if not y:
         return None
     n = math.prod(y)
-    unit = abs(6 * float(node.attr("alpha", 0.2)) - 1) < 1e-6  # PyTorch's Hardsigmoid: α = 1/6
-    scale = () if unit else (_ew("Mul", n, n, const_of=hwc(y)),)
+    scale = (_ew("Mul", n, n, const_of=hwc(y)),) if scales_input(node.attr("alpha", DEFAULT_ALPHA)) else ()
     return (*scale, _ew("Add", n, n, const_of=hwc(y)), _ew("Mul", n, n, const_of=hwc(y)))
 
 

@@ -12,8 +12,10 @@ from typing import Any
 from npuready.cost import estimate, vela
 
 
-def compare(graph, target, rows: list[dict], summary: dict) -> dict[str, Any]:
-    ours = estimate(graph, target)
+def compare(graph, target, rows: list[dict], summary: dict, ours=None) -> dict[str, Any]:
+    """npuready's cost (``ours``: a ``CostReport`` of ``graph`` on ``target``, estimated here when not given)
+    beside Vela's per-layer rows and summary."""
+    ours = ours if ours is not None else estimate(graph, target)
     by_node = {layer.node: layer for layer in ours.layers}
     ops = vela.vela_ops(rows, graph)
     groups = vela.node_groups(graph, {op["tensor"] for op in ops})

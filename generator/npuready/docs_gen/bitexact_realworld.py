@@ -5,11 +5,9 @@ names what was compared. Without a stored result the page says so.
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from npuready.docs_gen.experiments import md_cell, md_table, md_text
-from npuready.paths import repo_root
+from npuready.docs_gen.experiments import md_cell, md_table, md_text, stored_result
 
 DOC_PATH = "docs/bitexact-realworld.md"
 RESULT_PATH = "experiments/bitexact-realworld/result.json"
@@ -47,11 +45,9 @@ def _rows(res: dict[str, Any]) -> list[list[str]]:
 
 
 def render(result: dict[str, Any] | None = None) -> str:
+    result = result if result is not None else stored_result(RESULT_PATH)
     if result is None:
-        path = repo_root() / RESULT_PATH
-        if not path.is_file():
-            return INTRO.format(result=RESULT_PATH) + "\nNo stored result yet: run `npuready run bitexact-realworld`.\n"
-        result = json.loads(path.read_text(encoding="utf-8"))
+        return INTRO.format(result=RESULT_PATH) + "\nNo stored result yet: run `npuready run bitexact-realworld`.\n"
     res = result["results"]
     t = res["totals"]
     task_s = sum(v for k, v in (result.get("timing") or {}).items() if k.endswith(".total"))

@@ -1,11 +1,9 @@
 """Generate ``docs/mixed-precision.md`` from ``experiments/mixed-precision/result.json`` (never typed)."""
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from npuready.docs_gen.experiments import md_cell, md_table, md_text
-from npuready.paths import repo_root
+from npuready.docs_gen.experiments import md_cell, md_table, md_text, stored_result
 
 DOC_PATH = "docs/mixed-precision.md"
 RESULT_PATH = "experiments/mixed-precision/result.json"
@@ -71,11 +69,9 @@ def _model(name: str, m: dict[str, Any]) -> list[str]:
 
 
 def render(result: dict[str, Any] | None = None) -> str:
+    result = result if result is not None else stored_result(RESULT_PATH)
     if result is None:
-        path = repo_root() / RESULT_PATH
-        if not path.is_file():
-            return INTRO.format(result=RESULT_PATH) + "\nNo stored result yet: run `npuready run mixed-precision`.\n"
-        result = json.loads(path.read_text(encoding="utf-8"))
+        return INTRO.format(result=RESULT_PATH) + "\nNo stored result yet: run `npuready run mixed-precision`.\n"
     lines = [INTRO.format(result=RESULT_PATH)]
     for name, m in sorted((k, v) for k, v in result["results"].items() if k != "costs"):
         lines += _model(name, m)

@@ -4,11 +4,9 @@ Every number is read from the stored experiment; the prose names the tools and w
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from npuready.docs_gen.experiments import md_cell, md_table, md_text
-from npuready.paths import repo_root
+from npuready.docs_gen.experiments import md_cell, md_table, md_text, stored_result
 
 DOC_PATH = "docs/vendor-export.md"
 RESULT_PATH = "experiments/vendor-export/result.json"
@@ -82,11 +80,9 @@ def _rows(res: dict[str, Any]) -> list[list[str]]:
 
 
 def render(result: dict[str, Any] | None = None) -> str:
+    result = result if result is not None else stored_result(RESULT_PATH)
     if result is None:
-        path = repo_root() / RESULT_PATH
-        if not path.is_file():
-            return INTRO.format(result=RESULT_PATH) + "\nNo stored result yet: run `npuready run vendor-export`.\n"
-        result = json.loads(path.read_text(encoding="utf-8"))
+        return INTRO.format(result=RESULT_PATH) + "\nNo stored result yet: run `npuready run vendor-export`.\n"
     res = result["results"]
     images = next((m["qnn_htp"].get("images") for k, m in res.items() if k != "summary"), None)
     lines = [INTRO.format(result=RESULT_PATH), "## Per model", "",

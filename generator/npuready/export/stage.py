@@ -143,7 +143,8 @@ def export_model(model_path: "str | Path", settings: Settings, command: str,
         return ExportResult(str(path), target.name, str(out), False, step, reason)
 
     log("INT8 post-training quantisation")
-    qdq, decomposed = _quantize(graph.model, [data.x[int(i)] for i in sp.calibration], settings)
+    calibration = [data.x[int(i)] for i in sp.calibration]  # one batch-1 array per calibration input
+    qdq, decomposed = _quantize(graph.model, calibration, settings)
 
     log("integer graph")
     from npuready.engine.export import export_integer_graph
@@ -208,7 +209,7 @@ def export_model(model_path: "str | Path", settings: Settings, command: str,
                 from npuready.quant.ptq import quantize_model
 
                 htp_file = "model_qdq_htp.onnx"
-                kept = quantize_model(graph.model, [data.x[int(i)] for i in sp.calibration], settings.method,
+                kept = quantize_model(graph.model, calibration, settings.method,
                                       per_channel=settings.per_channel)
                 (st.path / htp_file).write_bytes(kept.SerializeToString())
             try:
@@ -218,9 +219,8 @@ def export_model(model_path: "str | Path", settings: Settings, command: str,
                 return refused("qnn", str(exc))
         if settings.rknn:
             log(f"RKNN-Toolkit2 for {settings.rknn} ({len(images)} inputs on its simulator)")
-            calibration = np.concatenate([data.x[int(i)] for i in sp.calibration])
             try:
-                manifest["rknn"] = _rknn(st.path, graph.model, calibration, images, settings.rknn)
+                manifest["rknn"] = _rknn(st.path, graph.model, np.concatenate(calibration), images, settings.rknn)
             except InputError as exc:
                 return refused("rknn", str(exc))
         if settings.compile and target.reference.get("tool") == "vela":

@@ -19,6 +19,8 @@ import numpy as np
 import onnx
 from onnx import helper, numpy_helper
 
+from npuready.graph.hardsigmoid import DEFAULT_ALPHA, DEFAULT_BETA, scales_input
+
 
 def _scalar(g, name: str, value: float) -> str:
     g.initializer.append(numpy_helper.from_array(np.asarray(value, np.float32), name))
@@ -38,10 +40,10 @@ def decompose_hardsigmoid(model: onnx.ModelProto) -> tuple[onnx.ModelProto, int]
             nodes.append(node)
             continue
         attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
-        alpha, beta = np.float32(attrs.get("alpha", 0.2)), np.float32(attrs.get("beta", 0.5))
+        alpha, beta = np.float32(attrs.get("alpha", DEFAULT_ALPHA)), np.float32(attrs.get("beta", DEFAULT_BETA))
         base = node.name or node.output[0]
         src = node.input[0]
-        if np.float32(6 * alpha) != np.float32(1):
+        if scales_input(alpha):
             scaled = f"{base}#scaled"
             nodes.append(helper.make_node("Mul", [src, _scalar(g, f"{base}#six_alpha", 6 * alpha)], [scaled],
                                           name=f"{base}/scale"))

@@ -107,11 +107,11 @@ def model_rows(fig: Figures, experiments: Mapping[str, Experiment]) -> tuple[lis
         corpus = experiments[CORPUS]
         by_sha = {_corpus_sha(corpus, r["model"]): r["model"] for r in corpus.results["summary"]["rows"]}
         by_sha.pop(None, None)
-        dup = {}
+        dup = set()
         for i, exp in enumerate(reports):
             model = by_sha.get(exp.results["model"].get("sha256"))
             if model is not None:
-                dup[model] = i
+                dup.add(model)
                 rows[i] = dataclasses.replace(rows[i], also=(CORPUS,))
         rows += _corpus_rows(fig, corpus, frozenset(dup))
     targets = list(dict.fromkeys(t for r in rows for t in r.targets))

@@ -41,23 +41,24 @@ def _float_top1(model, x: np.ndarray) -> np.ndarray:
     return run_float(model, x).argmax(-1)
 
 
-def _cpu_nodes(graph, target_name: str) -> list[dict[str, str]]:
+def _cpu_nodes(graph, target_name: str, rep=None) -> list[dict[str, str]]:
+    """The nodes npuready places off the NPU (``rep``: the cost report on that target, estimated when not given)."""
     from npuready.cost import estimate
     from npuready.targets import load_target
 
-    rep = estimate(graph, load_target(target_name))
+    rep = rep if rep is not None else estimate(graph, load_target(target_name))
     ops = {n.name: n.op_type for n in graph.nodes}
     return [{"node": layer.node, "op_type": ops.get(layer.node, "")} for layer in rep.layers
             if layer.device != "npu" and ops.get(layer.node) != "Constant"]
 
 
-def _placement_vs_vela(graph, target_name: str, cpu_ops) -> dict[str, Any]:
+def _placement_vs_vela(graph, target_name: str, cpu_ops, rep=None) -> dict[str, Any]:
     """npuready's per-node placement on a Vela mirror beside Vela's own: a node is on Vela's CPU when an
     operator Vela left to the CPU writes one of its outputs (the int8 TFLite keeps the ONNX tensor names;
     ``#`` marks a helper tensor of a lowering and maps to the tensor before it) or a tensor of a rewrite of
     it (a decomposed LayerNorm's ``<node>/rstd``: named under the node). Operators that map to no node of
     the float graph are listed as ``vela_cpu_unmapped``."""
-    ours = {r["node"] for r in _cpu_nodes(graph, target_name)}
+    ours = {r["node"] for r in _cpu_nodes(graph, target_name, rep)}
     producers = {o: n.name for n in graph.nodes for o in n.outputs if o}
     names = sorted((n.name for n in graph.nodes if n.name), key=len, reverse=True)
 
@@ -97,7 +98,7 @@ def _rknn(ctx: RunContext, path: Path, calib: np.ndarray, test, platforms: list[
 
 
 def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
-    from npuready.cost import vela
+    from npuready.cost import estimate, vela
     from npuready.cost.vela_compare import compare
     from npuready.cost.vela_placement import placement
     from npuready.quant.decompose_layernorm import decompose_layernorm
@@ -122,8 +123,10 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
     shape = tuple(d if isinstance(d, int) else 1 for d in graph.inputs[0].shape)
     calib = load_inputs("fashion-mnist:train", int(p["calibration_images"]), shape, seed=seed).x
     test = load_inputs("fashion-mnist:test", int(p["test_images"]), shape, seed=seed)
+    batches = [calib[i:i + 1] for i in range(len(calib))]
+    probe_x = test.x[: int(p.get("divergence_images", 4))]  # HTP vs CPU tensor by tensor (qnn_divergence)
     model, decomposed = decompose_layernorm(graph.model)
-    qdq = quantize_model(model, [calib[i:i + 1] for i in range(len(calib))], p.get("method", "minmax"))
+    qdq = quantize_model(model, batches, p.get("method", "minmax"))
     intgraph = export_integer_graph(qdq)
     check_x = test.x[: int(p["check_images"])]
     oracle = compare_with_litert(qdq, check_x, intgraph, optimized=False, model_name=name)
@@ -141,13 +144,14 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
         for tname in p["vela_targets"]:
             target = load_target(tname)
             rows, summary = vela.compile_tflite(tfl, target, Path(tmp) / tname)
-            side = compare(graph, target, rows, summary)
+            rep = estimate(graph, target)  # once per target: the cycles beside Vela's and the placement
+            side = compare(graph, target, rows, summary, ours=rep)
             npu_ops, cpu_ops = placement(Path(tmp) / tname / f"{tfl.stem}_vela.tflite")
             out["vela"].append({"target": tname, "evidence": "simulated (npuready) vs Vela's estimate",
                                 "ours_cycles": side["ours_cycles"], "reference_cycles": side["reference_cycles"],
                                 "ratio": side["ratio"], "layers": len(side["layers"]),
                                 "npu_custom_operators": npu_ops, "cpu_operators": [c.to_dict() for c in cpu_ops],
-                                "placement": _placement_vs_vela(graph, tname, cpu_ops)})
+                                "placement": _placement_vs_vela(graph, tname, cpu_ops, rep)})
         qpath = Path(tmp) / "model_qdq.onnx"
         qpath.write_bytes(qdq.SerializeToString())
         if qnn_htp.available():
@@ -168,10 +172,9 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
                              "cpu_qdq": round(float(np.mean(cpu_top1 == labels)), 6)}}
             from npuready.vendor.qnn_divergence import divergence
 
-            out["qnn_htp"]["divergence"] = divergence(qdq, test.x[: int(p.get("divergence_images", 4))])
+            out["qnn_htp"]["divergence"] = divergence(qdq, probe_x)
             if decomposed:  # the same calibration with LayerNormalization kept whole: HTP has a LayerNorm op
-                kept = quantize_model(graph.model, [calib[i:i + 1] for i in range(len(calib))],
-                                      p.get("method", "minmax"))
+                kept = quantize_model(graph.model, batches, p.get("method", "minmax"))
                 kpath = Path(tmp) / "model_qdq_layernorm_kept.onnx"
                 kpath.write_bytes(kept.SerializeToString())
                 krun = qnn_htp.run(kpath, test.x)
@@ -180,7 +183,7 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
                     "evidence": "measured (Qualcomm's HTP simulator for x86)", **krun.placement.to_dict(),
                     "top1_agreement_htp_vs_float": round(float(np.mean(k_top1 == float_top1)), 6),
                     "accuracy_htp": round(float(np.mean(k_top1 == labels)), 6),
-                    "divergence": divergence(kept, test.x[: int(p.get("divergence_images", 4))])}
+                    "divergence": divergence(kept, probe_x)}
         else:
             out["qnn_htp"] = {"skipped": "Qualcomm's HTP backend not installed (make qnn-env)"}
     out["rknn"] = _rknn(ctx, path, calib, test, p.get("rknn_platforms", []), graph)

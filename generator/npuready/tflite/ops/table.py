@@ -15,6 +15,7 @@ from ai_edge_litert import schema_py_generated as fb
 from npuready.engine import fixedpoint
 from npuready.engine.ops import lut
 from npuready.errors import InputError
+from npuready.graph.hardsigmoid import DEFAULT_ALPHA, DEFAULT_BETA, scales_input
 from npuready.graph.view import Node
 from npuready.tflite.builder import QParams
 from npuready.tflite.context import Const, Context
@@ -32,12 +33,12 @@ def _float_const(ctx: Context, label: str, value: float) -> int:
 
 def _hard_sigmoid_float(ctx: Context, node: Node) -> None:
     """clip(αx + β, 0, 1) = relu6(6αx + 6β) / 6; the MUL by 6α is left out when 6α is 1 (PyTorch's Hardsigmoid)."""
-    alpha, beta = np.float32(node.attr("alpha", 0.2)), np.float32(node.attr("beta", 0.5))
+    alpha, beta = np.float32(node.attr("alpha", DEFAULT_ALPHA)), np.float32(node.attr("beta", DEFAULT_BETA))
     x = ctx.value(node.inputs[0])
     out = node.outputs[0]
     shape = ctx.b.shape_of(x.index)
     src = x.index
-    if np.float32(6 * alpha) != np.float32(1):
+    if scales_input(alpha):
         src = ctx.tmp(f"{out}#scaled", shape, None)
         ctx.op("MUL", [x.index, _float_const(ctx, f"{out}#six_alpha", 6 * alpha)], [src], fb.MulOptionsT())
     shifted = ctx.tmp(f"{out}#relu6", shape, None)
