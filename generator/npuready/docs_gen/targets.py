@@ -92,6 +92,32 @@ def _severity_table(t: Target) -> list[str]:
     return lines
 
 
+def _schema_section() -> list[str]:
+    """The data-file fields, from their declarations in ``npuready.targets.target`` (``knob``)."""
+    from dataclasses import MISSING, fields
+
+    from npuready.targets.target import SOURCE_GROUPS
+
+    lines = ["## Fields of a target file", "",
+             "Declared once with the `Target` dataclass (`npuready.targets.target`, `knob`): the loader's type and "
+             "range checks, the `[sources]` group that must say where a number comes from, and this table are all "
+             "read from that declaration. `[sources]` needs one line per group: " + ", ".join(SOURCE_GROUPS) + "."]
+    sections = {"core": "Every target", "ethos-u": "Ethos-U mirror knobs (their defaults switch the mechanism off)"}
+    for key, heading in sections.items():
+        lines += ["", f"### {heading}", "", "| field | required | default | unit | [sources] group | meaning |",
+                  "|---|---|---|---|---|---|"]
+        for f in fields(Target):
+            meta = f.metadata
+            if meta.get("section") != key:
+                continue
+            required = f.default is MISSING and f.default_factory is MISSING
+            default = "" if required or f.default is None else f"`{f.default!r}`" if f.default != "" else "empty"
+            lines.append(f"| `{f.name}` | {'yes' if required else 'no'} | {default or '-'} | {meta['unit'] or '-'} "
+                         f"| {meta['group'] or '-'} | {_cell(meta['doc'])}"
+                         + ((" (> 0)" if required else " (> 0 when set)") if meta["positive"] else "") + " |")
+    return lines + [""]
+
+
 def render_targets_md() -> str:
     targets = [load_target(n) for n in target_names()]
     lines = [
@@ -113,6 +139,7 @@ def render_targets_md() -> str:
         "|---|---|---|---:|---:|---:|---:|---|---|---:|---|",
     ]
     lines += [_summary_row(t) for t in targets] + [""]
+    lines += _schema_section()
     for t in targets:
         lines += _target_section(t)
     return "\n".join(lines)

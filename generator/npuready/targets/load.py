@@ -3,59 +3,52 @@ from __future__ import annotations
 
 import math
 from contextlib import contextmanager
+from dataclasses import MISSING, fields
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
+from types import UnionType
+from typing import Iterator, Union, get_args, get_origin, get_type_hints
 
 from npuready.errors import InputError
 from npuready.targets.target import (ACTIVATION_MODES, COORDINATE_TRANSFORMS, ENGINES, INTERPOLATIONS, NORM_OPS,
-                                     RUN_MODES, WEIGHT_MEMORIES, ResizeSupport, Target)
+                                     RUN_MODES, SOURCE_GROUPS, WEIGHT_MEMORIES, ResizeSupport, Target)
 
 DATA_DIR = Path(__file__).with_name("data")
 DEFAULT_TARGET = "edge-10"
 
-_REQUIRED = {
-    "name": str, "title": str, "kind": str, "description": str,
-    "array_rows": int, "array_cols": int, "cores": int, "clock_mhz": (int, float),
-    "sram_kib": int, "dram_gbps": (int, float), "vector_lanes": int, "depthwise_engine": bool,
-    "host_gflops": (int, float), "host_link_gbps": (int, float),
-}
 _ENERGY_KEYS = ("pj_per_mac", "pj_per_sram_byte", "pj_per_dram_byte", "pj_per_vector_op")
-# Optional cost-model fields: key -> (allowed types, positive number required)
-_OPTIONAL = {
-    "engine": (str, False), "dot_width": (int, True), "sram_gbps": ((int, float), True),
-    "weight_memory": (str, False), "output_elems_per_cycle": ((int, float), True),
-    "elementwise_elems_per_cycle": ((int, float), True), "dram_latency_cycles": (int, False),
-    "channel_block": (int, True), "part_kernel_step": (int, False), "pool_ops_per_cycle": ((int, float), True),
-    "weight_load_cycles": (int, False), "global_pool_as_depthwise": (bool, False),
-    "mul_elems_per_cycle": ((int, float), True), "lowering": (str, False),
-    "lut_elems_per_cycle": ((int, float), True), "elementwise_block_bytes": (int, True),
-    "const_burst_bytes": (int, True), "pool_min_kernel": (int, True),
-    "graph_inputs_in_dram": (bool, False), "weight_codec": (str, False),
-    "sram_latency_cycles": (int, False), "scratch_in_dram": (bool, False),
-    "int32_elems_per_cycle": ((int, float), True), "mul32_elems_per_cycle": ((int, float), True),
-    "shram_banks": (int, True), "shram_ifm_granule": (int, True), "shram_acc_granule": (int, True),
-    "sram_burst_bytes": (int, True), "dram_write_latency_cycles": (int, False),
-    "maxpool_output_elems_per_cycle": ((int, float), True),
-}
 LOWERINGS = ("none", "vela")  # npuready.cost.lowering
 WEIGHT_CODECS = ("", "ethos-u")  # npuready.cost.weight_stream ("": one byte per weight)
-# Every number in the file needs a line in [sources] saying where it comes from.
-_SOURCE_GROUPS = {
-    "array": ("array_rows", "array_cols", "cores", "clock_mhz", "dot_width", "engine", "channel_block",
-              "part_kernel_step", "shram_banks", "shram_ifm_granule", "shram_acc_granule"),
-    "memory": ("sram_kib", "dram_gbps", "sram_gbps", "weight_memory", "dram_latency_cycles",
-               "elementwise_block_bytes", "const_burst_bytes", "graph_inputs_in_dram", "weight_codec",
-               "sram_latency_cycles", "scratch_in_dram", "sram_burst_bytes", "dram_write_latency_cycles"),
-    "vector": ("vector_lanes", "depthwise_engine", "output_elems_per_cycle", "elementwise_elems_per_cycle",
-               "maxpool_output_elems_per_cycle",
-               "weight_load_cycles", "global_pool_as_depthwise", "pool_ops_per_cycle", "mul_elems_per_cycle",
-               "pool_min_kernel", "int32_elems_per_cycle", "mul32_elems_per_cycle",
-               "lowering", "lut_elems_per_cycle"),
-    "host": ("host_gflops", "host_link_gbps"),
-    "energy": (),
-    "activations": (),
-}
+_ALLOWED = {int: int, float: (int, float), str: str, bool: bool}
+
+
+def _schema() -> tuple[dict, dict, dict]:
+    """The scalar fields of ``Target`` as the data file spells them, from their declarations (``knob``):
+    required key -> allowed types, optional key -> (allowed types, positive), and source group -> keys."""
+    hints = get_type_hints(Target)
+    required: dict = {}
+    optional: dict = {}
+    groups: dict = {g: [] for g in SOURCE_GROUPS}
+    for f in fields(Target):
+        if "doc" not in f.metadata:
+            continue
+        if f.metadata["group"]:
+            groups[f.metadata["group"]].append(f.name)
+        hint = hints[f.name]
+        options = get_args(hint) if get_origin(hint) in (Union, UnionType) else (hint,)  # X | None -> X
+        scalar = [t for t in options if t in _ALLOWED]
+        if not scalar:  # a table ([activations], [supported_ops], [energy]), validated on its own
+            continue
+        if f.default is MISSING:
+            required[f.name] = _ALLOWED[scalar[0]]
+        else:
+            optional[f.name] = (_ALLOWED[scalar[0]], f.metadata["positive"])
+    return required, optional, {g: tuple(keys) for g, keys in groups.items()}
+
+
+# Every number in the file needs a line in [sources] saying where it comes from: its group's line.
+_REQUIRED, _OPTIONAL, _SOURCE_GROUPS = _schema()
+_POSITIVE_REQUIRED = {f.name: f.metadata.get("positive", False) for f in fields(Target)}
 
 
 def target_names() -> list[str]:
@@ -130,9 +123,8 @@ def parse_target_file(path: Path) -> Target:
             raise InputError(f"{label}: missing required field '{key}'")
         if not isinstance(raw[key], kind) or (kind is int and isinstance(raw[key], bool)):
             raise InputError(f"{label}: field '{key}' has the wrong type ({type(raw[key]).__name__})")
-    for key in ("array_rows", "array_cols", "cores", "clock_mhz", "sram_kib", "dram_gbps", "vector_lanes",
-                "host_gflops", "host_link_gbps"):
-        if raw[key] <= 0:
+    for key in _REQUIRED:
+        if _POSITIVE_REQUIRED.get(key) and raw[key] <= 0:
             raise InputError(f"{label}: field '{key}' must be positive, got {raw[key]}")
     if raw["kind"] not in ("virtual", "mirror"):
         raise InputError(f"{label}: kind must be 'virtual' or 'mirror', got '{raw['kind']}'")
