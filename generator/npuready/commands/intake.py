@@ -44,7 +44,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import logging
 
     from npuready.commands.output import emit
     from npuready.commands.shape_args import pins_from
@@ -56,7 +55,6 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--recovery-steps {args.recovery_steps}: must be 0 or more")
     if args.eval_images is not None and args.eval_images < 10:
         raise InputError(f"--eval-images {args.eval_images}: must be at least 10 (one per class)")
-    logging.getLogger().setLevel(logging.ERROR)  # onnxruntime's quantiser advice on every call
     log = (lambda s: print(f"intake: {s}", file=sys.stderr)) if sys.stderr.isatty() else (lambda s: None)
     report = intake(args.model, args.target, apply=args.apply, recovery_steps=args.recovery_steps,
                     eval_images=args.eval_images, log=log,

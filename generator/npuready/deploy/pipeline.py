@@ -10,7 +10,6 @@ NPU silicon), cost is simulated, parity numbers are measured here on CPU.
 """
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -180,7 +179,6 @@ def deploy(model_path: "str | Path", settings: Settings, command: str,
     checkpoint("quantize")
     from npuready.quant.ptq import quantize_model
 
-    logging.getLogger().setLevel(max(logging.getLogger().level, logging.ERROR))
     qdq = quantize_model(graph.model, [data.x[int(i)] for i in sp.calibration], settings.method,
                          per_channel=settings.per_channel)
     stages.append(StageResult("quantize", "passed", f"QDQ int8 ({settings.method}, "

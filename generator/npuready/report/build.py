@@ -9,9 +9,7 @@ and cost; ``quant.ptq.quantize_model``, ``verify.ladder.run_ladder``); nothing i
 """
 from __future__ import annotations
 
-import logging
 import time
-from contextlib import contextmanager
 from typing import Any, Callable
 
 from npuready.errors import InputError
@@ -44,8 +42,7 @@ def _ladder(src: ModelSource, request: ReportRequest, calibration: Calibration) 
     out: dict[str, Any] = {"evidence": "measured", "inputs": what, "calibration_is_also_the_test_set": True,
                            "weights": src.weights}
     try:
-        with _quiet_root_logger():  # onnxruntime's quantizer logs "consider pre-processing" on the root logger
-            qdq = quantize_model(src.graph.model, [x[i:i + 1] for i in range(len(x))], "minmax")
+        qdq = quantize_model(src.graph.model, [x[i:i + 1] for i in range(len(x))], "minmax")
         result = run_ladder(src.graph.model, qdq, x, labels, model_name=src.label, task=request.task)
     except InputError as exc:  # e.g. an op without an integer kernel yet: say so, keep the rest of the report
         return {**out, "status": "not run", "reason": str(exc)}
@@ -54,17 +51,6 @@ def _ladder(src: ModelSource, request: ReportRequest, calibration: Calibration) 
     return {**out, "status": "ran", "ladder": result.to_dict(),
             "gate": {"passed": verdict.passed, "reasons": list(verdict.reasons), "cause": verdict.cause,
                      "task": result.task_name}}
-
-
-@contextmanager
-def _quiet_root_logger():
-    root = logging.getLogger()
-    level = root.level
-    root.setLevel(logging.ERROR)
-    try:
-        yield
-    finally:
-        root.setLevel(level)
 
 
 def _edges(request: ReportRequest, recipe: str | None) -> str:

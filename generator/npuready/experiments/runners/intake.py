@@ -69,7 +69,6 @@ def tasks(ctx: RunContext) -> list[Task]:
 
 
 def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
-    import logging
 
     import onnx
     import onnxruntime
@@ -77,7 +76,6 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
     from npuready.intake import intake
     from npuready.paths import zoo_dir
 
-    logging.getLogger().setLevel(logging.ERROR)
     p = ctx.params
     ctx.seed("seed", int(p.get("seed", 0)))
     ctx.tool("onnx", onnx.__version__)
