@@ -104,6 +104,9 @@ def main(argv: list[str] | None = None) -> int:
 def _call(args: argparse.Namespace) -> int:
     """Run the verb; its exit code (an exception that reached here: one line, see ``_describe``)."""
     try:
+        from npuready.commands.output import check_outputs
+
+        check_outputs(args)  # an output file that is a device, FIFO or folder: refused before the work
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         print(f"npuready {args.verb}: interrupted", file=sys.stderr)
