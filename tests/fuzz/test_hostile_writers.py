@@ -142,3 +142,13 @@ def test_report_out_holding_a_report_name_that_is_not_a_regular_file_is_refused(
     what = "a FIFO" if kind == "fifo" else "a symlink"
     assert err.count("\n") == 1 and f"result.json in it is {what}, not the file an earlier report writes" in err
     assert (tmp_path / "elsewhere.json").read_text() == "{}"
+
+
+def test_a_deeply_nested_registry_index_is_one_line(tmp_path, capsys):
+    registry = tmp_path / "reg"
+    registry.mkdir()
+    (registry / "index.json").write_text("[" * 20000 + "]" * 20000)
+    rc = main(["deploy", MODEL, "--calib", str(_photos(tmp_path)), "--preset", "classification",
+               "--registry", str(registry), "--name", "m"])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and "nested more than 64 levels deep" in err, err
