@@ -152,3 +152,12 @@ def test_a_deeply_nested_registry_index_is_one_line(tmp_path, capsys):
                "--registry", str(registry), "--name", "m"])
     err = capsys.readouterr().err
     assert rc == 2 and err.count("\n") == 1 and "nested more than 64 levels deep" in err, err
+
+
+@pytest.mark.parametrize("argv", [["lint", MODEL, "--isolated", "-o", "a\x00b.txt"],
+                                  ["quantize", MODEL, "--out", "q\x00.onnx"]])
+def test_an_output_path_with_a_nul_byte_is_one_line(argv, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "an output path cannot hold a NUL byte" in err and "\x00" not in err, err

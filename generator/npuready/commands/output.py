@@ -39,7 +39,11 @@ def check_outputs(args) -> None:
 
     for dest in (*OUTPUT_FILES, *getattr(args, "output_files", ())):
         value = getattr(args, dest, None)
-        if not isinstance(value, str) or not value or value == "-" or _is_stdout(value):
+        if not isinstance(value, str) or not value or value == "-":
+            continue
+        if "\x00" in value:
+            raise InputError(f"{value!r}: an output path cannot hold a NUL byte")
+        if _is_stdout(value):
             continue
         try:
             resolve_target(value)
