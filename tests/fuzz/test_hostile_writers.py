@@ -161,3 +161,13 @@ def test_an_output_path_with_a_nul_byte_is_one_line(argv, tmp_path, capsys, monk
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "an output path cannot hold a NUL byte" in err and "\x00" not in err, err
+
+
+@pytest.mark.parametrize("argv", [["lint", "a\x00.onnx"], ["report", MODEL, "--out", "r\x00"],
+                                  ["partition", MODEL, "--extract", "x\x00"], ["site", "--out", "s\x00"]])
+def test_a_nul_byte_in_any_path_is_exit_2_with_one_line(argv, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "NUL byte" in err and "internal error" not in err, err
+    assert list(tmp_path.iterdir()) == []
