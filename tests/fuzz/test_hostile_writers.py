@@ -171,3 +171,10 @@ def test_a_nul_byte_in_any_path_is_exit_2_with_one_line(argv, tmp_path, capsys, 
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "NUL byte" in err and "internal error" not in err, err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_peak_memory_of_this_module_stays_bounded():
+    """Refusals come from stat, not from work: the process's high-water mark stays under 3 GiB."""
+    import resource
+
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 < 3072
