@@ -1,8 +1,9 @@
 """Every writer against what is not a regular file (issue 31): a character device made with ``mknod`` in the test's
 temporary folder (a /dev/null twin, never the system's) given as each verb's output file or folder, or sitting in
 the folder under the name the verb would write. Each run exits 2 with one stderr line naming npuready, the device
-is still a device, and the refusal comes before the work (the verbs that would run minutes of quantisation,
-probing or training first are bounded here by a 60 s budget each, measured in the process's CPU time).
+is still a device, and the refusal comes before the work: within 10 s of the process's CPU time per case (the
+work itself — probing every operator, quantising, measuring sensitivity — takes longer), except the site, whose
+page paths are known only once it is built (it checks them all before it writes the first).
 
 Policy (``npuready.atomic``): a target that exists and is not a regular file is refused, never replaced; a symlink
 is written through to the regular file it ends at; ``-o -`` (and a path that is this process's stdout) writes to
@@ -23,7 +24,8 @@ from npuready.cli import main
 from npuready.paths import zoo_dir
 
 MODEL = str(zoo_dir() / "tinycnn.onnx")
-CPU_BUDGET_S = 60.0  # per case: refusing takes about a second; the work it must not do takes minutes
+CPU_BUDGET_S = 10.0  # per case: refusing takes about a second of CPU
+BUILT_FIRST = {"site --out DIR/index.html": 120.0}  # the site's file list exists only after its build
 
 
 def _device(path: Path) -> Path:
@@ -102,7 +104,7 @@ def test_every_writer_refuses_a_device_node_before_the_work(case, tmp_path, caps
     assert err.count("\n") == 1 and err.startswith("npuready ") and "Traceback" not in err, err
     assert ("device" in err or "not a folder" in err or "not a regular" in err), err
     assert _devices(tmp_path) == before  # the device is still there and still a device
-    assert spent < CPU_BUDGET_S, f"{case}: {spent:.1f} s of CPU before the refusal"
+    assert spent < BUILT_FIRST.get(case, CPU_BUDGET_S), f"{case}: {spent:.1f} s of CPU before the refusal"
 
 
 def test_the_site_writes_nothing_when_its_out_is_refused(tmp_path, capsys):
