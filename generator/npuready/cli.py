@@ -104,6 +104,9 @@ def main(argv: list[str] | None = None) -> int:
 def _call(args: argparse.Namespace) -> int:
     """Run the verb; its exit code (an exception that reached here: one line, see ``_describe``)."""
     try:
+        from npuready.commands.output import check_outputs
+
+        check_outputs(args)  # an output file that is a device, FIFO or folder: refused before the work
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         print(f"npuready {args.verb}: interrupted", file=sys.stderr)
@@ -125,6 +128,8 @@ def _describe(exc: Exception) -> tuple[int, str]:
     if isinstance(exc, OSError):  # a file the user named cannot be read or written: bad input, not a crash
         where = f"{exc.filename}: " if exc.filename else ""
         return 2, " ".join(f"error: {where}{exc.strerror or exc}".split()).translate(_CONTROL)
+    if isinstance(exc, ValueError) and str(exc) == "embedded null byte":  # os.stat/open of a path with NUL in it
+        return 2, "error: a path given holds a NUL byte, which no file name can contain; remove it"
     return 1, f"internal error: {_one_line(exc)} (rerun with --debug for the traceback)"
 
 

@@ -121,3 +121,21 @@ def test_a_drawn_history_view_passes_axe(site, tmp_path, browser, screen):
         assert bad == [], bad
     finally:
         context.close()
+
+
+def test_a_skipped_historical_result_is_named_in_the_status(site, tmp_path, page_and_watch):
+    """A result.json nested 20,000 deep in one commit: the view draws the others and says which it skipped."""
+    from history_repos import commit, git, result
+
+    page, watch = page_and_watch
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "stored", 1, {"experiments/probes/result.json": result("probes", {"n": 1})})
+    (repo / "experiments" / "probes" / "result.json").write_text("[" * 20000 + "]" * 20000)
+    bad = commit(repo, "deep", 2, {})
+    write_history(site, repo)
+    _open(page, site, "drawn")
+    status = page.inner_text("#history-status")
+    assert f"Skipped (unreadable, counted absent): probes at {bad[:7]}: nested more than 64 levels deep" in status
+    assert watch.errors == []

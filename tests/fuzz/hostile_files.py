@@ -88,6 +88,7 @@ MANIFEST = {
     "symlink-out": _symlinked,
     "nan-sample": _nan_sample,
     "nan-literal": lambda f: _manifest(f, None, raw=b'{"samples": [{"file": "s0.npy", "label": NaN}]}'),
+    "deep": lambda f: _manifest(f, None, raw=b"[" * 20000 + b"]" * 20000),  # RecursionError in json
 }
 
 

@@ -191,7 +191,18 @@ def test_report_refuses_a_sparse_10_gib_model_without_reading_it(tmp_path, capsy
     assert not (tmp_path / "r").exists()
 
 
-@pytest.mark.parametrize("verb", ["lint", "cost", "partition"])
+@pytest.mark.parametrize("verb", ["lint", "cost", "partition", "intake", "quantize"])
+def test_every_model_reader_refuses_a_sparse_10_gib_model_without_reading_it(verb, tmp_path, capsys, monkeypatch):
+    big = tmp_path / "big.onnx"
+    with open(big, "wb") as f:
+        f.truncate(10 << 30)
+    _never_read_whole(monkeypatch, big)
+    extra = ["--out", tmp_path / "q.onnx"] if verb == "quantize" else []
+    rc, _, err = _run([verb, big, *extra], capsys)
+    _one_line_exit_2(rc, err, "big.onnx: file is 10737418240 bytes, above the")
+
+
+@pytest.mark.parametrize("verb", ["lint", "cost", "partition", "report"])
 def test_a_huge_target_toml_is_refused_from_its_size(verb, tmp_path, capsys, monkeypatch):
     from npuready.inputs import budget
 
@@ -199,8 +210,10 @@ def test_a_huge_target_toml_is_refused_from_its_size(verb, tmp_path, capsys, mon
     with open(target, "wb") as f:
         f.truncate(budget.MAX_CONFIG_BYTES + 1)
     _never_read_whole(monkeypatch, target)
-    rc, _, err = _run([verb, MODEL, "--target", target], capsys)
+    extra = ["--out", tmp_path / "r"] if verb == "report" else []
+    rc, _, err = _run([verb, MODEL, "--target", target, *extra], capsys)
     _one_line_exit_2(rc, err, "huge.toml: 1,048,577 bytes, above the 1,048,576-byte budget for a TOML file")
+    assert not (tmp_path / "r").exists()
 
 
 def test_a_deeply_nested_target_toml_is_one_line(tmp_path, capsys):

@@ -78,9 +78,9 @@ def test_a_failed_write_names_the_file_and_leaves_out_as_it_was(tmp_path):
         proc = subprocess.run([sys.executable, "-m", "npuready.cli", "report", str(MODEL), *ARGS, "--out", str(given)],
                               capture_output=True, text=True, timeout=300, env=env, preexec_fn=_limited(64 * 1024))
         assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr, proc.stderr
-        last = proc.stderr.splitlines()[-1]
-        assert last == f"npuready report: error: {given / 'report.html'}: cannot write: File too large; nothing " \
-                       f"was written to {given}"
+        # the one stderr line: no progress line before it (stderr is not a terminal here)
+        assert proc.stderr == f"npuready report: error: {given / 'report.html'}: cannot write: File too large; " \
+                              f"nothing was written to {given}\n"
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r"]  # no half set, no staging folder
 
@@ -93,3 +93,19 @@ def test_out_dot_from_an_empty_folder_writes_the_set_there(tmp_path, capsys, mon
     monkeypatch.chdir(tmp_path)  # the folder was replaced by the staged one: enter it again by name
     assert sorted(p.name for p in here.iterdir()) == ["report.html", "result.json", "timing.json"]
     assert [p.name for p in tmp_path.iterdir()] == ["here"]
+
+
+def test_progress_lines_go_to_a_terminal_only_and_notes_follow_the_write(tmp_path, capsys, monkeypatch):
+    """Off a terminal the run prints no 'report: MODEL on TARGET' line; on one it does, before the notes."""
+    import io
+
+    assert _report(MODEL, tmp_path / "a") == 0
+    assert "on edge-10" not in capsys.readouterr().err
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+    tty = Tty()
+    monkeypatch.setattr(sys, "stderr", tty)
+    assert _report(MODEL, tmp_path / "b") == 0
+    assert tty.getvalue().splitlines() == ["report: tinycnn.onnx on edge-10"]

@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     group.add_argument("--dynamic-batch", action="store_true", help="export the batch axis as symbolic 'batch'")
     ex.add_argument("--image-size", type=int, help="square input size (default: the recipe's)")
     ex.add_argument("--opset", type=int, default=17, help="ONNX opset (default 17)")
-    ex.set_defaults(func=run_export)
+    ex.set_defaults(func=run_export, output_files=("out",))  # a file, checked before the work
     mc = verbs.add_parser("macs", help="count MACs with torch's own FLOP counter (independent of the cost model)",
                           description="Count multiply-accumulates of one forward pass with "
                                       "torch.utils.flop_counter (MACs = FLOPs/2 for conv, matmul, attention).")

@@ -26,6 +26,32 @@ def _is_stdout(output: str) -> bool:
     return not stat.S_ISREG(st.st_mode) and os.path.samestat(st, out)
 
 
+# argparse destinations that always name one output file, checked before any verb runs (``check_outputs``);
+# a verb whose ``--out`` is a file (not a folder) lists it with ``set_defaults(output_files=("out",))``
+OUTPUT_FILES = ("output", "write_baseline")
+
+
+def check_outputs(args) -> None:
+    """Refuse, before the work, an output file option naming something that exists and is not a regular file
+    (a device such as /dev/null, a FIFO, a socket, a folder) — the write at the end would refuse it anyway,
+    after minutes of work and the verb's other output. ``-`` and this process's stdout pass (``emit``)."""
+    from npuready.atomic import resolve_target
+
+    for dest in (*OUTPUT_FILES, *getattr(args, "output_files", ())):
+        value = getattr(args, dest, None)
+        if not isinstance(value, str) or not value or value == "-":
+            continue
+        if "\x00" in value:
+            raise InputError(f"{value!r}: an output path cannot hold a NUL byte")
+        if _is_stdout(value):
+            continue
+        try:
+            resolve_target(value)
+        except NotRegularFile as exc:  # exists and is not a regular file: exit 2, one line, nothing done
+            what = {"output": "the report", "write_baseline": "the baseline"}.get(dest, "the output")
+            raise InputError(f"{value}: cannot write {what} ({str(exc).removeprefix(f'{value}: ')})") from None
+
+
 def emit(text: str, output: str | None) -> None:
     if not output or output == "-" or _is_stdout(output):
         sys.stdout.write(text)

@@ -55,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
             from npuready.errors import InputError
 
             raise InputError(f"{args.extract}: cannot write the parts ({exc.strerror or exc})") from None
+    emit(text, args.output)
+    if args.extract:  # after every write: a failed one prints its one error line alone
         print(f"npuready partition: wrote {len(manifest['parts'])} part(s) and manifest.json to {args.extract}",
               file=sys.stderr)
-    emit(text, args.output)
     return 0

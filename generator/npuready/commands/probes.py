@@ -16,7 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="Exit codes: 0 the table was written (failed probes are data, not errors), 2 unusable arguments.")
     p.add_argument("--out", "-o", metavar="FILE", help="write the result table as JSON to FILE (atomically)")
     p.add_argument("--docs", metavar="FILE", help="write the live table as Markdown to FILE (atomically)")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, output_files=("out", "docs"))  # files, checked before the work
 
 
 def run(args: argparse.Namespace) -> int:

@@ -40,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "which LiteRT cannot run)")
     _add_keep_float_args(p)
     add_shape_args(p)
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, output_files=("out",))  # a file, checked before the work
 
 
 def _add_keep_float_args(p: argparse.ArgumentParser) -> None:
@@ -87,8 +87,6 @@ def run(args: argparse.Namespace) -> int:
     if g.imported is not None and (kept := g.imported.of("opset-kept")):
         raise InputError(f"{args.model}: {kept[0].detail}; per-channel QDQ needs opset {MIN_OPSET} or newer — "
                          f"re-export the model at opset {MIN_OPSET}+")
-    if g.imported:
-        print(g.imported.summary(), file=sys.stderr)
     shape = tuple(d if isinstance(d, int) else 1 for d in (g.inputs[0].shape or ()))
     auto = _check_keep_float(args)
     holdout = None
@@ -116,6 +114,8 @@ def run(args: argparse.Namespace) -> int:
     if args.keep_float:
         q, kept = _keep_float(args, model, q, holdout, data.source)
     write_bytes(args.out, q.SerializeToString())
+    if g.imported:  # after the write: an exit 2 on the way (calibration, output) prints its one line alone
+        print(g.imported.summary(), file=sys.stderr)
     what = "onnxruntime baseline" if args.baseline else f"method {args.method}"
     norms = f"; {decomposed} LayerNormalization decomposed into int8 ops" if decomposed else ""
     print(f"wrote {args.out} ({what}, {len(batches)} calibration images from {data.source}{norms}){kept}",

@@ -27,7 +27,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                "per-layer table. --no-inline writes the page plus DIR/assets/ instead. The run's wall seconds "
                "(measured) go to DIR/timing.json, so two runs on one model write identical result.json and "
                "report.html. The files are written as a set (staged beside DIR, then moved into place); DIR must "
-               "be new, empty or an earlier report.")
+               "be new, empty or an earlier report (a folder holding other files is refused: give a new folder). "
+               "Progress lines ('report: MODEL on TARGET') go to stderr only when it is a terminal; what the "
+               "model's metadata says and the notes on the report are printed once the files are written, so "
+               "a run refused with exit 2 prints one stderr line.")
     p.add_argument("model", help="an .onnx file, or library:NAME")
     p.add_argument("--target", "-t", action="append", dest="targets", metavar="T",
                    help="target (repeatable; default: edge-10 and ethos-u55-128)")
@@ -61,8 +64,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _show_metadata(model: str) -> None:
-    """What the exporter wrote about the input (and the preset it suggests), on stderr."""
+def _metadata_lines(model: str) -> list[str]:
+    """What the exporter wrote about the input (and the preset it suggests): printed on stderr once the report is
+    written (``run``), never before an error that ends the run."""
     from pathlib import Path
 
     from npuready.inputs.budget import MAX_MODEL_BYTES
@@ -73,13 +77,19 @@ def _show_metadata(model: str) -> None:
         from npuready.preprocess.metadata import read_metadata
 
         try:
-            lines = read_metadata(model).lines()
+            return list(read_metadata(model).lines())
         except Exception:  # an unreadable file: the report's own loading says why, with exit 2
-            return
-        from npuready.terminal import printable  # metadata is the model's text: it never drives the terminal
+            return []
+    return []
 
-        for line in lines:
-            print(f"report: {printable(line)}", file=sys.stderr)
+
+def _progress(msg: str) -> None:
+    """A progress line on stderr when it is a terminal (as deploy, export and intake log); off a terminal
+    (CI logs, pipes, tests) nothing, so a run that ends with exit 2 after the work prints only its error."""
+    if sys.stderr.isatty():
+        from npuready.terminal import printable  # names from the model never drive the terminal
+
+        print(f"report: {printable(msg)}", file=sys.stderr)
 
 
 def _named(value, path: str, name: str):
@@ -110,18 +120,20 @@ def run(args: argparse.Namespace) -> int:
                             stages=tuple(s.strip() for s in args.stages.split(",") if s.strip()), images=args.images,
                             task=args.task, max_report_nodes=args.max_report_nodes)
     prepared = prepare(request)  # model, every --target and --calib checked before any stage or stderr line
-    _show_metadata(args.model)
-    result = build_report(request, progress=lambda msg: print(f"report: {printable(msg)}", file=sys.stderr),
-                          prepared=prepared)
+    notes = _metadata_lines(args.model)
+    result = build_report(request, progress=_progress, prepared=prepared)
     if prepared.source.recipe is None:  # the model's path on this machine becomes its file name (as model.file)
         result = _named(result, str(prepared.source.path), prepared.source.path.name)
     path = write_report(result, args.out, inline=args.inline, model_explorer=args.model_explorer)
+    # written: now the notes (before it, a failed write would have printed them ahead of its one error line)
     if args.model_explorer:
-        print(f"report: Model Explorer node data in {printable(str(path.parent / 'model-explorer'))}", file=sys.stderr)
+        notes.append(f"Model Explorer node data in {path.parent / 'model-explorer'}")
     if (imported := result["model"].get("imported")) and imported["rewrites"]:
-        print(f"report: {printable(imported['summary'])}", file=sys.stderr)
+        notes.append(imported["summary"])
     if "summarised" in result:
-        print(f"report: summarised: {printable(result['summarised']['note'])}", file=sys.stderr)
+        notes.append(f"summarised: {result['summarised']['note']}")
+    for line in notes:
+        print(f"report: {printable(line)}", file=sys.stderr)
     checks = result["checks"]
     print(printable(f"{path}: {result['model']['label']}, {result['graph']['node_count']} nodes, "
                     f"targets {', '.join(request.targets)}; sanity checks {'ok' if checks['all_ok'] else 'FAILED'}; "

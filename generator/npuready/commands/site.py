@@ -51,10 +51,11 @@ def run(args: argparse.Namespace) -> int:
 
         return check_result(check_all(exp_dir, docs_dir, out, strict=not args.lenient),
                             f"site and docs/EXPERIMENTS.md are fresh ({out})")
+    _check_out(out)  # a device, FIFO or file as --out: refused before the build
     build, experiments_md = build_all(exp_dir, docs_dir, strict=not args.lenient, history=args.history)
-    for warning in build.warnings:
-        print(f"npuready site: warning: {warning}", file=sys.stderr)
     written = write_all(build, experiments_md, docs_dir, out)
+    for warning in build.warnings:  # after the writes: a failed write prints its one error line alone
+        print(f"npuready site: warning: {warning}", file=sys.stderr)
     weight = sum(len(v) for v in build.files.values())
     print(f"wrote {len(written)} files to {out} and {docs_dir / 'EXPERIMENTS.md'}: "
           f"{build.figures} drillable numbers, {weight / 1024:.0f} KiB generated")
@@ -64,6 +65,25 @@ def run(args: argparse.Namespace) -> int:
 
         print(summary_line(write_history(out, repo_root())[0]))
     return 0
+
+
+def _check_out(out: Path) -> None:
+    """``--out`` must be a folder or new; what exists and is not one (a file, device, FIFO) is refused."""
+    import os
+    import stat
+
+    from npuready.atomic import kind_of
+    from npuready.errors import InputError
+
+    try:
+        st = os.stat(out)  # follows a symlink: a link to a folder is written through
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise InputError(f"--out {out}: cannot use it ({exc.strerror or exc})") from None
+    if not stat.S_ISDIR(st.st_mode):
+        what = "a file" if stat.S_ISREG(st.st_mode) else kind_of(st.st_mode)
+        raise InputError(f"--out {out}: is {what}, not a folder; give a folder for the site")
 
 
 def _paths(args: argparse.Namespace) -> tuple[Path, Path, Path]:
@@ -95,8 +115,13 @@ def write_all(build: "SiteBuild", experiments_md: str, docs_dir: Path, out: Path
     from npuready.site.render import write_site
     from npuready.site.vendor import VENDOR_FILES
 
+    from npuready.atomic import resolve_target
+
+    md_path = docs_dir / f"{EXPERIMENTS_MD}.md"
+    for path in (*(out / rel for rel in sorted(build.files)), md_path):  # a device, FIFO or folder where a
+        resolve_target(path)  # page goes: refused before the first file is written, not half-way through
     written = write_site(build, out)
-    written.append(write_text(docs_dir / f"{EXPERIMENTS_MD}.md", experiments_md))
+    written.append(write_text(md_path, experiments_md))
     home = site_dir()
     if out.resolve() != home.resolve():  # a build elsewhere still needs the committed chart runtime
         for rel in VENDOR_FILES:

@@ -92,8 +92,9 @@ class Registry:
     def read(self) -> dict[str, Any]:
         if self.root.exists() and not self.root.is_dir():
             raise InputError(f"registry {self.root}: exists and is not a folder")
-        if not self.index_path.exists():
+        if not self.index_path.exists() and not self.index_path.is_symlink():
             return {"version": INDEX_VERSION, "models": [], "rejections": []}
+        self._check_index_file()  # a FIFO, device or huge file is never opened or read
         try:
             doc = parsed(lambda: json.loads(self.index_path.read_text(encoding="utf-8")), str(self.index_path))
         except ValueError as exc:
@@ -104,6 +105,23 @@ class Registry:
             raise InputError(f"{self.index_path}: not an npuready registry index (version {INDEX_VERSION})")
         doc.setdefault("rejections", [])
         return doc
+
+    def _check_index_file(self) -> None:
+        import stat
+
+        from npuready.atomic import kind_of
+        from npuready.inputs.budget import MAX_REGISTRY_INDEX_BYTES
+
+        try:
+            st = self.index_path.stat()
+        except OSError as exc:
+            raise InputError(f"{self.index_path}: cannot read the registry index ({exc.strerror or exc})") from None
+        if not stat.S_ISREG(st.st_mode):
+            raise InputError(f"{self.index_path}: is {kind_of(st.st_mode)}, not a registry index file; move it "
+                             "away or give another --registry")
+        if st.st_size > MAX_REGISTRY_INDEX_BYTES:
+            raise InputError(f"{self.index_path}: {st.st_size:,} bytes, above the {MAX_REGISTRY_INDEX_BYTES:,}-byte "
+                             "budget for a registry index; not read")
 
     def check_new_name(self, name: str, target: str | None = None) -> None:
         """Refuse a name (or target) that differs only in case from one the index already holds."""

@@ -77,7 +77,21 @@ def build() -> str:
         "and only ever as a regular file: a target that exists and is a device (`/dev/null`), a FIFO, a socket "
         "or a folder is refused with exit code 2, so no run can replace a system file. A symlinked target is "
         "written through: the file the link ends at is replaced and the link stays. `-o -` (and a path that is "
-        "the process's own stdout, such as `/dev/stdout` on a pipe) prints the report instead.",
+        "the process's own stdout, such as `/dev/stdout` on a pipe) prints the report instead. Output file "
+        "options (`-o`/`--output`, `--write-baseline`, the file `--out` of quantize, probes and models export) "
+        "are checked before the verb starts its work.",
+        "",
+        "Folder outputs: `report --out DIR` writes its files as one set (staged beside DIR, then renamed into "
+        "place). DIR must be new, empty or an earlier report, whose set is then replaced whole; a folder holding "
+        "other files is refused before any work (give a new folder, or move the other files away), and so is a "
+        "device, FIFO or symlink under one of the report's own names. `export --out`, `partition --extract`, "
+        "`deploy --registry` and `site --out` refuse a file, device or FIFO in the folder's place; the site "
+        "checks every page path before it writes the first. A symlinked folder is written through.",
+        "",
+        "One stderr line on every exit 2: progress lines (`report: MODEL on TARGET`, deploy, export, intake) are "
+        "printed only when stderr is a terminal; notes about a result (what the model's metadata says, a "
+        "summarised report, parts written) follow its writes; library warnings are collected and printed as "
+        "`npuready VERB: warning:` lines only after exit 0 or 1.",
         "",
         "## Paths in configuration and specs",
         "",

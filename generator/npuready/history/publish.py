@@ -35,5 +35,9 @@ def write_history(out: Path, repo_root: Path) -> tuple[dict[str, Any], list[Path
 def summary_line(doc: dict[str, Any]) -> str:
     if not doc["available"]:
         return f"history: unavailable ({doc['reason']}); the History view says so"
+    skipped = doc.get("skipped") or []
+    note = (f"; skipped {len(skipped)} unreadable stored result(s), counted absent (first: "
+            f"{skipped[0]['experiment']} at {skipped[0]['commit']}: {skipped[0]['reason']}; all under 'skipped' in "
+            f"{HISTORY_JSON})") if skipped else ""
     return (f"history: {len(doc['commits'])} commits that changed a stored result, "
-            f"{len(doc['experiments'])} experiments")
+            f"{len(doc['experiments'])} experiments{note}")

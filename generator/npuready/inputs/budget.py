@@ -13,6 +13,7 @@ MAX_NESTING = 64                 # arrays/tables inside each other in one JSON o
 MAX_CONFIG_BYTES = 1 << 20       # npuready.toml / pyproject.toml / a --target TOML: 1 MiB
 MAX_BASELINE_BYTES = 64 << 20    # a lint baseline: 64 MiB of JSON
 MAX_RESULT_BYTES = 256 << 20     # one experiment result.json (current or historical): 256 MiB
+MAX_REGISTRY_INDEX_BYTES = 256 << 20  # a deploy registry's index.json: 256 MiB
 MAX_MODEL_BYTES = 2 << 30        # one .onnx file read whole (protobuf's own limit is 2 GiB)
 MAX_CONSTANT_BYTES = 512 << 20     # one compile-time value folding/shape inference materialise (--max-constant-bytes)
 MAX_REPORT_NODES = 5_000          # graph nodes (or edges, inputs, outputs) a model report lists in full

@@ -5,13 +5,16 @@ JSON and the page, so two runs on the same model write byte-identical ``result.j
 
 The set is written atomically: staged in a folder beside ``DIR`` and renamed into place (replacing an earlier
 report there), so a reader — or a full disk — never leaves a ``result.json`` without its page. ``DIR`` must be
-new, an empty folder, or an earlier report (only the files above); a folder holding anything else is refused
-(exit 2) before any work, and a symlinked ``DIR`` is written through to the folder it names. A failed write
-names the file and leaves ``DIR`` as it was.
+new, an empty folder, or an earlier report (only the files above, each a regular file — ``assets/`` and
+``model-explorer/`` folders); a folder holding anything else, or one of those names as a device, FIFO or
+symlink, is refused (exit 2) before any work — give a new folder, or move the other files away. A symlinked
+``DIR`` is written through to the folder it names. A failed write names the file and leaves ``DIR`` as it
+was.
 """
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +25,7 @@ RESULT = "result.json"
 TIMING = "timing.json"
 MODEL_EXPLORER = "model-explorer"  # Model Explorer node data (``report --model-explorer``)
 REPORT_ENTRIES = frozenset({RESULT, TIMING, "report.html", "assets", MODEL_EXPLORER})  # what an earlier report holds
+FOLDER_ENTRIES = frozenset({"assets", MODEL_EXPLORER})  # of those, the folders (the others: regular files)
 
 
 def check_out(out: str | os.PathLike) -> Path:
@@ -37,6 +41,13 @@ def check_out(out: str | os.PathLike) -> Path:
         if others:
             raise InputError(f"--out {out}: folder holds {len(others)} file(s) that are not an earlier report's "
                              f"(first: {others[0]!r}); give a new or empty folder, or an earlier report's")
+        for entry in sorted(target.iterdir()):  # an earlier report's names, but a device, FIFO, link …: not ours
+            mode = entry.lstat().st_mode
+            folder = entry.name in FOLDER_ENTRIES
+            if not (stat.S_ISDIR(mode) if folder else stat.S_ISREG(mode)):
+                what = "a symlink" if stat.S_ISLNK(mode) else "a file" if stat.S_ISREG(mode) else kind_of(mode)
+                raise InputError(f"--out {out}: {entry.name} in it is {what}, not the {'folder' if folder else 'file'} "
+                                 "an earlier report writes; npuready will not replace it — give a new folder")
     return target
 
 

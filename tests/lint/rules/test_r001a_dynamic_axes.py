@@ -91,3 +91,77 @@ def test_an_unresolved_dim_on_a_static_graph_is_not_dynamism():
     report = lint(load(corpus_root() / "simple" / "test_sequence_model1" / "model.onnx"))
     assert report.by_rule("R001a") == ()
     assert report.shapes["unresolved_values"] == 1
+
+
+def _reach_by_visible_tables(graph):
+    """The count as it was defined: every graph's visible table (own values and its parents') read whole."""
+    from collections import Counter
+
+    from npuready.lint.rules.r001a_dynamic_axes import _dim_names
+
+    count, inputs, todo = Counter(), {t.name for t in graph.inputs}, [graph]
+    while todo:
+        g = todo.pop()
+        count.update(n for info in g.tensors.values() if info.name not in inputs for n in _dim_names(info))
+        todo.extend(s for node in g.nodes for s in node.subgraphs)
+    return count
+
+
+def test_reach_over_subgraphs_counts_what_the_visible_tables_hold():
+    """Nested If bodies that use, shadow and add dims: the per-table count equals reading each visible table
+    whole (the count the rule reports, unchanged)."""
+    from onnx import TensorProto as T
+    from onnx import helper as h
+
+    from npuready.graph import Graph
+    from npuready.lint.rules.r001a_dynamic_axes import _reach
+
+    def vi(name, shape):
+        return h.make_tensor_value_info(name, T.FLOAT, shape)
+
+    inner = [h.make_graph([h.make_node("Relu", ["a"], ["d"], name="inner_relu")], f"in{k}", [],
+                          [vi("d", ["N", "W"])], value_info=[vi("a", ["N", "K"])]) for k in range(2)]
+    then = h.make_graph([h.make_node("Neg", ["a"], ["b"], name="neg"),
+                         h.make_node("If", ["c"], ["e"], name="if_in", then_branch=inner[0], else_branch=inner[1])],
+                        "then", [], [vi("e", ["N", "W"])], value_info=[vi("a", ["N", 3]), vi("b", ["N", "H"])])
+    other = h.make_graph([h.make_node("Relu", ["a"], ["f"], name="relu2")], "else", [], [vi("f", ["N", "W"])])
+    model = h.make_model(h.make_graph(
+        [h.make_node("Relu", ["x"], ["a"], name="relu"),
+         h.make_node("If", ["c"], ["y"], name="if_out", then_branch=then, else_branch=other)],
+        "g", [vi("x", ["N", 3]), h.make_tensor_value_info("c", T.BOOL, [])], [vi("y", ["N", "W"])],
+        value_info=[vi("a", ["N", 3])]), opset_imports=[h.make_opsetid("", 17)])
+    g = Graph.from_model(model)
+    assert _reach(g) == _reach_by_visible_tables(g) and _reach(g)["N"] > 0 and _reach(g)["K"] == 2
+    small = Graph.from_model(_many_ifs(300))
+    assert _reach(small) == _reach_by_visible_tables(small)
+
+
+def _many_ifs(n):
+    from onnx import TensorProto as T
+    from onnx import helper as h
+
+    nodes, outs = [], []
+    for i in range(n):
+        branches = [h.make_graph([h.make_node(op, ["x"], [f"{op}{i}"], name=f"{op}{i}")], f"{op}g{i}", [],
+                                 [h.make_tensor_value_info(f"{op}{i}", T.FLOAT, ["N", 4])]) for op in ("Relu", "Neg")]
+        nodes.append(h.make_node("If", ["c"], [f"y{i}"], then_branch=branches[0], else_branch=branches[1],
+                                 name=f"if{i}"))
+        outs.append(h.make_tensor_value_info(f"y{i}", T.FLOAT, ["N", 4]))
+    return h.make_model(h.make_graph(nodes, "ifs", [h.make_tensor_value_info("x", T.FLOAT, ["N", 4]),
+                                                    h.make_tensor_value_info("c", T.BOOL, [])], outs),
+                        opset_imports=[h.make_opsetid("", 17)])
+
+
+def test_reach_reads_each_table_once_however_many_subgraphs(monkeypatch):
+    """2,000 If nodes: each value's dims are read once (the quadratic count read the main graph's 2,000 outputs
+    once per subgraph: 8 million reads)."""
+    from npuready.graph import Graph
+    from npuready.lint.rules import r001a_dynamic_axes as rule
+
+    g = Graph.from_model(_many_ifs(2000))
+    values = len(g.own_tensors) + sum(len(s.own_tensors) for n in g.nodes for s in n.subgraphs)
+    calls = []
+    real = rule._dim_names
+    monkeypatch.setattr(rule, "_dim_names", lambda info: calls.append(1) or real(info))
+    reach = rule._reach(g)
+    assert len(calls) <= 2 * values and reach["N"] > 0

@@ -58,7 +58,9 @@
     function label(c) { return c.short + " " + c.date.slice(0, 10) + " " + c.subject; }
 
     status.textContent = commits.length + " commits changed a stored result, " + commits[0].date.slice(0, 10) +
-      " to " + commits[commits.length - 1].date.slice(0, 10) + "; " + ids.length + " experiments.";
+      " to " + commits[commits.length - 1].date.slice(0, 10) + "; " + ids.length + " experiments." +
+      (H.skipped && H.skipped.length ? " Skipped (unreadable, counted absent): " + H.skipped.map(function (s) {
+        return s.experiment + " at " + s.commit + ": " + s.reason; }).join("; ") + "." : "");
 
     /* ---------- two-commit diff ---------- */
     var selA = document.getElementById("history-a"), selB = document.getElementById("history-b");
