@@ -411,7 +411,8 @@
              collapse: collapse, expandedScopes: expandedScopes, download: download, activate: activate,
              zoomAt: zoomAt, applyView: applyView, centre: centre, current: function () { return current; }};
   var made = window.npuready.modelParts || {};
-  var parts = {panel: made.panel(ctx), table: made.table(ctx), tools: made.tools(ctx), nav: made.nav(ctx), heat: made.heat(ctx)};
+  var parts = {panel: made.panel(ctx), table: made.table(ctx), tools: made.tools(ctx), nav: made.nav(ctx), heat: made.heat(ctx),
+               doc: made.doc(ctx)};
 
   /* ---------- summary + controls ---------- */
   function summary() {
@@ -439,7 +440,7 @@
   targets.forEach(function (t) { sel.appendChild(el("option", {value: t}, t)); });
   sel.addEventListener("change", function () {
     state.target = sel.value;
-    summary(); paint(); parts.table.draw();
+    summary(); paint(); parts.table.draw(); parts.doc.draw();
     if (state.selectedNode !== null) { parts.panel.show(state.selectedNode); }  /* the panel follows the target */
   });
   document.getElementById("colour-select").addEventListener("change", function (e) { state.colour = e.target.value; paint(); });
@@ -448,6 +449,7 @@
   document.getElementById("graph-collapse-all").addEventListener("click", function () { expandAll(false); });
 
   summary();
+  parts.doc.draw();
   draw().then(function () { fit(); document.documentElement.dataset.graphReady = "1"; parts.table.draw(); },
     function (err) { status.textContent = "graph layout failed: " + err; console.error(err); parts.table.draw(); });
 })();
