@@ -165,6 +165,9 @@ def test_edges_are_labelled_with_their_tensor_shapes(page_and_watch, tmp_path):
     expected = ["×".join(str(d) for d in e["shape"]) for e in result["graph"]["edges"]]
     assert sorted(labels) == sorted(expected) and len(labels) == 4
     assert "1×10×8×8" in labels and watch.errors == []
+    tips = page.eval_on_selector_all("g.edges polyline", "ls => ls.map(l => l.querySelector('title').textContent)")
+    assert sorted(tips) == sorted(f"{e['tensor']}: {'×'.join(str(d) for d in e['shape'])} {e['dtype']}"
+                                  for e in result["graph"]["edges"])  # hover: tensor, shape and dtype
 
 
 def test_png_export_is_a_png_of_the_whole_graph(page_and_watch, tmp_path):

@@ -132,13 +132,17 @@
         if (typeof x !== "number" && !u["io:" + x]) { u["io:" + x] = {id: "io:" + x, members: [], io: x}; order.push("io:" + x); }
       });
     });
-    var seen = dict(), es = [], shapes = dict();
+    var seen = dict(), es = [], shapes = dict(), tips = dict();
     edges.forEach(function (e) {
       var a = endpoint(e.from), b = endpoint(e.to), k = a + "\u0000" + b;
-      if (a !== b && !seen[k]) { seen[k] = 1; es.push([a, b]); shapes[k] = shapeLabel(e.shape); }
-      else if (a !== b && shapes[k] !== shapeLabel(e.shape)) { shapes[k] = ""; }  /* several tensors: no label */
+      var tip = e.tensor + ": " + (shapeLabel(e.shape) || "shape unknown") + " " + (e.dtype || "");
+      if (a !== b && !seen[k]) { seen[k] = 1; es.push([a, b]); shapes[k] = shapeLabel(e.shape); tips[k] = [tip]; }
+      else if (a !== b) {
+        if (shapes[k] !== shapeLabel(e.shape)) { shapes[k] = ""; }  /* several tensors: no label */
+        if (tips[k].indexOf(tip) < 0) { tips[k].push(tip); }
+      }
     });
-    return {units: u, order: order, edges: es, shapes: shapes};
+    return {units: u, order: order, edges: es, shapes: shapes, tips: tips};
   }
 
   function label(unit) {
@@ -287,7 +291,11 @@
       root.setAttribute("height", String(Math.ceil(lay.h)));
       var eg = svg("g", {"class": "edges"});
       lay.edges.forEach(function (e) {
-        eg.appendChild(svg("polyline", {points: e[2].map(function (p) { return p.x + "," + p.y; }).join(" "), "marker-end": "url(#graph-arrow)"}));
+        var line = svg("polyline", {points: e[2].map(function (p) { return p.x + "," + p.y; }).join(" "), "marker-end": "url(#graph-arrow)"});
+        var tip = svg("title"), tensors = current.tips[e[0] + "\u0000" + e[1]] || [];  /* hover: tensor, shape, dtype */
+        tip.textContent = tensors.slice(0, 8).join("\n") + (tensors.length > 8 ? "\n… " + (tensors.length - 8) + " more" : "");
+        line.appendChild(tip);
+        eg.appendChild(line);
         var text = current.shapes[e[0] + "\u0000" + e[1]], mid = e[2][Math.floor(e[2].length / 2)];
         if (text && mid) {  /* the tensor's shape beside the edge, as Netron shows it */
           var t = svg("text", {"class": "elabel", x: mid.x + 4, y: mid.y});
