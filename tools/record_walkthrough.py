@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
 """Record a walkthrough of the built site as video: a visible cursor, real clicks, scrolling, typing, a number's
-JSON and a followed deep link, with captions that state what the experiments found.
+JSON, a model page's graph and node panel and a followed deep link, with captions that state what the experiments found.
 
     python tools/record_walkthrough.py [--site site] [--out site/walkthrough] [--pace 1.0]
 
 Playwright records Debian Chromium headlessly (its screencast goes through the system ffmpeg, placed where
 Playwright looks for its own). Every caption is computed from ``experiments/*/result.json`` when the tour is
-recorded, never typed. Writes to ``--out``: ``walkthrough.mp4`` (H.264), ``walkthrough.vtt`` (WebVTT captions,
-one cue per chapter), ``walkthrough.gif`` (captions burned in with ffmpeg's subtitles filter),
-``scenes.json`` (chapters: start/end seconds, title, caption) and ``index.html`` (the video with its captions
-and chapter list). The tour takes 60-150 s on a quiet machine; a busy one stretches every step, and a tour
-longer than 150 s is played faster to fit (``speed`` in ``scenes.json``). The tour uses only stable handles of the
-page: the view tabs (``nav.tabs a[data-view]``), experiment panels (``[data-exp]``), numbers (``button.num`` resolved
-through ``npuready.ref``), the ``#rec-search`` box and ``#exp=ID&path=POINTER`` deep links. Any console error,
+recorded, never typed. Writes to ``--out``: ``walkthrough.mp4`` (H.264, captions burned in with ffmpeg's
+subtitles filter), ``walkthrough.vtt`` (WebVTT captions, one cue per chapter), ``walkthrough.gif`` (960 px wide,
+captions burned in), ``scenes.json`` (chapters: start/end seconds, title, caption) and ``index.html`` (the video,
+its captions as a text track the page builds itself, so they work from ``file://``, and the chapter list). The
+tour takes 60-150 s on a quiet machine; a busy one stretches every step, and a tour longer than 150 s is played
+faster to fit (``speed`` in ``scenes.json``). The tour uses only stable handles of the page: the view tabs
+(``nav.tabs a[data-view]``), experiment panels (``[data-exp]``), numbers (``button.num`` resolved through
+``npuready.ref``), the ``#rec-search`` box, ``#exp=ID&path=POINTER`` deep links and, on a model page, the graph's
+boxes (``g.gnode``), ``#node-info`` and ``#target-select``. Any console error,
 page error, failed request or non-local request aborts the recording (exit 1). Needs: playwright (pip),
 /usr/bin/chromium, ffmpeg.
 """
@@ -37,8 +39,9 @@ sys.path.insert(0, str(REPO / "generator"))
 from npuready.site.browser import is_local, launch  # noqa: E402
 
 VIEWPORT = {"width": 1280, "height": 720}
-GIF_WIDTH, GIF_FPS, GIF_LIMIT = 480, 2, 4 * 1024 * 1024
+GIF_WIDTH, GIF_FPS, GIF_LIMIT = 960, 1.5, 8 * 1024 * 1024  # 960 px: its tables and captions readable
 MP4_FPS, MP4_CRF = 15, 32
+MODEL_REPORT = "model-report-yolov8n"  # the model page the tour opens (its record is a model report)
 MAX_SECONDS = 150  # a longer tour (a busy machine stretches every step) is played faster to fit
 
 # A cursor drawn by the page itself (headless screencasts show no system cursor): an arrow that follows
@@ -132,6 +135,17 @@ def realworld_caption(r: dict) -> str:
     ok = sum(row["checks_ok"] for row in s["rows"])
     return (f"{models} architectures built by timm, torchvision and ultralytics (random weights) on {targets} "
             f"targets: the report's own checks pass on {ok} of {len(s['rows'])} model x target reports.")
+
+
+def model_caption(r: dict) -> str:
+    res = r[MODEL_REPORT]["results"]
+    target = res["model"]["targets"][0]
+    total, part = res["cost"]["targets"][target]["total"], res["partition"]["targets"][target]
+    segments = "1 NPU segment" if part["npu_segments"] == 1 else f"{part['npu_segments']:,} NPU segments"
+    return (f"The {res['model']['label']} report page draws its {res['graph']['node_count']:,} ONNX nodes: on "
+            f"{target}, {total['layers_npu']:,} layers on the NPU and {total['layers_cpu']:,} on the CPU in "
+            f"{segments}, "
+            f"{total['cycles']:,} cycles (simulated). A node's panel follows the target.")
 
 
 def ptq_caption(r: dict) -> str:
@@ -282,6 +296,47 @@ def _search(t: Tour) -> None:
     box.fill("")
 
 
+_MARK_BOX = """() => {
+  const g = document.getElementById('graph').getBoundingClientRect();
+  const top = Math.max(g.top, 0), bottom = Math.min(g.bottom, innerHeight);
+  const mid = [(g.left + g.right) / 2, (top + bottom) / 2];
+  const inside = [...document.querySelectorAll('#graph g.gnode.cat-npu')].map(b => [b, b.getBoundingClientRect()])
+    .filter(([b, r]) => r.left > g.left + 20 && r.right < g.right - 20 && r.top > top + 20 && r.bottom < bottom - 20);
+  const dist = r => Math.hypot((r.left + r.right) / 2 - mid[0], (r.top + r.bottom) / 2 - mid[1]);
+  inside.sort((x, y) => dist(x[1]) - dist(y[1]));
+  document.querySelectorAll('g.gnode[data-walk]').forEach(b => b.removeAttribute('data-walk'));
+  if (inside.length) { inside[0][0].setAttribute('data-walk', '1'); }
+}"""
+
+
+def _model_page(t: Tour) -> None:
+    """The Models tab, one model's report page: its graph view zoomed, a node's side panel, the target switched."""
+    t.tab("reports")
+    t.hold(1)
+    t.glide(t.page.locator(f"#view-reports a[href$='models/{MODEL_REPORT}.html']").first, click=True)
+    t.page.wait_for_function("document.documentElement.dataset.graphReady === '1'")
+    t.hold(1.5)
+    # a smooth scroll, not the wheel: over the graph the wheel zooms it
+    t.page.evaluate("document.getElementById('graph').scrollIntoView({behavior: 'smooth', block: 'end'})")
+    t.hold(1.2)
+    t.page.evaluate(_MARK_BOX)  # a placed box near the middle of the graph as shown
+    box = t.page.locator("#graph g.gnode[data-walk='1']")
+    t.glide(box)
+    for _ in range(4):  # wheel-zoom in about the cursor: the box stays under it
+        t.page.mouse.wheel(0, -160)
+        t.hold(0.3)
+    t.hold(1)
+    t.glide(box, click=True)
+    t.page.locator("#node-info[data-node]").wait_for()
+    t.hold(4)
+    t.glide(t.page.locator("#target-select"))
+    other = t.page.evaluate("[...document.querySelectorAll('#target-select option')].map(o => o.value)")[-1]
+    t.page.select_option("#target-select", other)
+    t.page.locator(f"#node-info[data-target='{other}']").wait_for()
+    t.glide(t.page.locator("#node-info"))
+    t.hold(4)
+
+
 def _deep_link(t: Tour) -> None:
     t.follow("preprocess-doctor", "/results/injections/total/exact_with_spec")
     t.hold(2)
@@ -307,6 +362,7 @@ SCENES: list[Scene] = [
     Scene("bitexact", "Integer engine vs LiteRT", bitexact_caption, _bitexact, ("bitexact-litert",)),
     Scene("ptq", "Post-training quantisation", ptq_caption, _ptq, ("ptq-methods",)),
     Scene("search", "Searching the records", realworld_caption, _search, ("realworld-corpus",)),
+    Scene("model-page", "A model's report page", model_caption, _model_page, (MODEL_REPORT,)),
     Scene("deep-link", "A deep link to one number", doctor_caption, _deep_link, ("preprocess-doctor",)),
 ]
 
@@ -333,24 +389,41 @@ def webvtt(chapters: list[dict[str, Any]]) -> str:
 
 
 def page_html(doc: dict[str, Any]) -> str:
-    items = "\n".join(f"<li><a href=\"#t={c['start_s']}\" data-start=\"{c['start_s']}\">{html.escape(c['title'])}</a>"
-                      f" - {html.escape(c['caption'])}</li>" for c in doc["chapters"])
+    """The video page. The captions are burned into the video; they are also a text track built by the page's
+    script from the chapters it carries (Chromium refuses a ``<track src>`` across ``file://`` origins), shown as
+    text under the video, and downloadable as WebVTT."""
+    items = "\n".join(f"<li><a href=\"#t={c['start_s']}\" data-start=\"{c['start_s']}\" data-end=\"{c['end_s']}\">"
+                      f"{html.escape(c['title'])}</a> - <span class=\"cap\">{html.escape(c['caption'])}</span></li>"
+                      for c in doc["chapters"])
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>npuready walkthrough</title>
 <style>body{{font:16px/1.5 system-ui,sans-serif;max-width:1000px;margin:2rem auto;padding:0 1rem;color:#13202e}}
-video{{width:100%;height:auto;background:#000}}li{{margin:.4rem 0}}</style></head>
-<body><h1>npuready walkthrough</h1>
+video{{width:100%;height:auto;background:#000}}li{{margin:.4rem 0}}
+#caption{{min-height:3em;margin:.5rem 0;padding:.4rem .6rem;background:#eef2f6;border-left:4px solid #13202e}}</style>
+</head>
+<body><main><h1>npuready walkthrough</h1>
 <p><a href="../index.html">Back to the site</a>. Captions state what the stored experiments found; they were
-computed from <code>experiments/*/result.json</code> when this was recorded ({doc['duration_s']:.0f} s).</p>
-<video controls preload="metadata" src="{doc['video']}"><track kind="captions" srclang="en" label="Findings"
-src="{doc['captions']}" default></video>
-<h2>Chapters</h2><ol>
+computed from <code>experiments/*/result.json</code> when this was recorded ({doc['duration_s']:.0f} s). They are
+burned into the video, shown below it as it plays, and available as <a href="{doc['captions']}">WebVTT</a>.</p>
+<video controls preload="metadata" src="{doc['video']}"></video>
+<p id="caption" aria-live="polite"></p>
+<h2>Chapters</h2><ol id="chapters">
 {items}
-</ol>
-<script>for (const a of document.querySelectorAll('a[data-start]')) a.addEventListener('click', (e) => {{
-  e.preventDefault(); const v = document.querySelector('video');
-  v.currentTime = +a.dataset.start; v.play(); }});</script>
+</ol></main>
+<script>(() => {{
+  const v = document.querySelector('video'), out = document.getElementById('caption');
+  const links = [...document.querySelectorAll('#chapters a[data-start]')];
+  const track = v.addTextTrack('captions', 'Findings', 'en');
+  for (const a of links) {{
+    track.addCue(new VTTCue(+a.dataset.start, +a.dataset.end, a.parentNode.querySelector('.cap').textContent));
+  }}
+  track.mode = 'hidden';  /* burned into the frames already: the page shows the active cue as text */
+  const show = () => {{ const c = track.activeCues; out.textContent = c && c.length ? c[0].text : ''; }};
+  track.addEventListener('cuechange', show);
+  for (const a of links) a.addEventListener('click', (e) => {{
+    e.preventDefault(); v.currentTime = +a.dataset.start; v.play().catch(() => {{}}); }});
+}})();</script>
 </body></html>
 """
 
@@ -448,15 +521,24 @@ def _duration(media: Path) -> float:
         return 0.0
 
 
+CAPTION_STYLE = "FontName=DejaVu Sans,FontSize=12,Outline=1,Shadow=0,BorderStyle=3,BackColour=&H30000000,MarginV=8"
+
+
+def _subtitles(out: Path) -> str:
+    """ffmpeg's subtitles filter burning ``walkthrough.vtt`` in (its path escaped for the filter graph)."""
+    vtt = (out / "walkthrough.vtt").as_posix().replace("\\", "/").replace(":", "\\:").replace("'", "\\'")
+    return f"subtitles='{vtt}':force_style='{CAPTION_STYLE}'"
+
+
 def _encode(webm: Path, lead: float, speed: float, out: Path) -> None:
+    """MP4 (H.264) and GIF, both with the captions burned in (the cues are already on the played clock)."""
     ffmpeg = _ffmpeg()
     base = [ffmpeg, "-hide_banner", "-loglevel", "error", "-y", "-ss", f"{lead:.3f}", "-i", str(webm)]
     pts = f"setpts=PTS/{speed:.4f}"
-    subprocess.run([*base, "-vf", f"{pts},fps={MP4_FPS},format=yuv420p", "-c:v", "libx264", "-preset", "medium",
-                    "-crf", str(MP4_CRF), "-movflags", "+faststart", "-an", str(out / "walkthrough.mp4")], check=True)
-    vtt = (out / "walkthrough.vtt").as_posix().replace("\\", "/").replace(":", "\\:").replace("'", "\\'")
-    style = "FontName=DejaVu Sans,FontSize=13,Outline=1,Shadow=0,BorderStyle=3,BackColour=&H30000000,MarginV=8"
-    burn = f"{pts},subtitles='{vtt}':force_style='{style}',fps={GIF_FPS},scale={GIF_WIDTH}:-1:flags=lanczos"
+    subprocess.run([*base, "-vf", f"{pts},{_subtitles(out)},fps={MP4_FPS},format=yuv420p", "-c:v", "libx264",
+                    "-preset", "medium", "-crf", str(MP4_CRF), "-movflags", "+faststart", "-an",
+                    str(out / "walkthrough.mp4")], check=True)
+    burn = f"{pts},{_subtitles(out)},fps={GIF_FPS},scale={GIF_WIDTH}:-1:flags=lanczos"
     with tempfile.TemporaryDirectory() as tmp:
         palette = Path(tmp) / "palette.png"
         subprocess.run([*base, "-vf", f"{burn},palettegen=max_colors=96:stats_mode=diff", str(palette)], check=True)

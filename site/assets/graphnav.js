@@ -24,6 +24,7 @@
     function focus(id) {
       var g = id === undefined ? null : ctx.root.querySelector('g.gnode[data-unit="' + CSS.escape(id) + '"]');
       if (!g) { return; }
+      if (g.classList.contains("off")) { ctx.centre(id); }  /* culled off-screen boxes take no focus */
       g.focus();
       var r = g.getBoundingClientRect(), h = ctx.host.getBoundingClientRect();
       if (r.left < h.left || r.right > h.right || r.top < h.top || r.bottom > h.bottom) { ctx.centre(id); }
@@ -41,7 +42,8 @@
     document.getElementById("graph-zoom-out").addEventListener("click", function () { ctx.zoomAt(0.8); });
 
     /* pointers: one drags the view, two pinch (distance ratio zooms about their midpoint) */
-    var root = ctx.root, view = ctx.state, down = Object.create(null), drag = null, pinch = null, moved = false;
+    /* on the graph's box (the drawing inside it moves and scales with the view) */
+    var root = ctx.host, view = ctx.state, down = Object.create(null), drag = null, pinch = null, moved = false;
     function local(p) { var r = root.getBoundingClientRect(); return [p.x - r.left, p.y - r.top]; }
     function pair() { var ids = Object.keys(down); return [down[ids[0]], down[ids[1]]]; }
     function spread(a, b) { return Math.hypot(a.x - b.x, a.y - b.y) || 1; }

@@ -69,3 +69,26 @@ def test_no_serious_accessibility_violation_on_any_view(browser, repo_site, scre
         assert found == {}, json.dumps(found, indent=1)[:6000]
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("screen", sorted(SCREENS))
+def test_no_serious_accessibility_violation_on_any_model_page(browser, repo_site, screen):
+    """Every model page the site writes (models/*.html), as drawn and with a node's side panel open."""
+    pages = sorted((repo_site / "models").glob("*.html"))
+    assert pages, "the repository's site has no model page"
+    context = browser.new_context(viewport=SCREENS[screen])
+    page = context.new_page()
+    found = {}
+    try:
+        for path in pages:
+            page.goto(path.as_uri())
+            page.wait_for_function("document.documentElement.dataset.graphReady === '1'", timeout=60000)
+            bad = violations(page)
+            page.locator("g.gnode[data-unit^='n:']").first.dispatch_event("click")
+            page.wait_for_selector("#node-info[data-node]")
+            bad += [dict(v, state="panel open") for v in violations(page)]
+            if bad:
+                found[path.name] = bad
+        assert found == {}, json.dumps(found, indent=1)[:6000]
+    finally:
+        context.close()

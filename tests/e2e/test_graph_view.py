@@ -38,6 +38,12 @@ def _page(tmp_path: Path, model: Path, **kw) -> tuple[dict, str]:
     return result, (tmp_path / "out" / "report.html").as_uri()
 
 
+def _scale(page) -> float:
+    """The view's zoom: the drawing's CSS transform (translate(..) scale(k))."""
+    transform = page.evaluate("document.querySelector('svg.graph-svg').style.transform")
+    return float(transform.split("scale(")[1].rstrip(")"))
+
+
 def _open(page, url: str) -> None:
     page.goto(url)
     page.wait_for_function("document.documentElement.dataset.graphReady === '1'")
@@ -159,6 +165,9 @@ def test_edges_are_labelled_with_their_tensor_shapes(page_and_watch, tmp_path):
     expected = ["×".join(str(d) for d in e["shape"]) for e in result["graph"]["edges"]]
     assert sorted(labels) == sorted(expected) and len(labels) == 4
     assert "1×10×8×8" in labels and watch.errors == []
+    tips = page.eval_on_selector_all("g.edges polyline", "ls => ls.map(l => l.querySelector('title').textContent)")
+    assert sorted(tips) == sorted(f"{e['tensor']}: {'×'.join(str(d) for d in e['shape'])} {e['dtype']}"
+                                  for e in result["graph"]["edges"])  # hover: tensor, shape and dtype
 
 
 def test_png_export_is_a_png_of_the_whole_graph(page_and_watch, tmp_path):
@@ -215,7 +224,7 @@ def test_keyboard_walks_producers_and_consumers_and_buttons_zoom(page_and_watch,
     page.keyboard.press("Enter")
     page.wait_for_selector('#node-info[data-node="1"]')
     assert page.evaluate("document.activeElement.getAttribute('role')") == "button"
-    scale = lambda: float(page.get_attribute("g.viewport", "transform").split("scale(")[1].rstrip(")"))  # noqa: E731
+    scale = lambda: _scale(page)  # noqa: E731
     k = scale()
     page.click("#graph-zoom-in")
     assert abs(scale() - min(4, k * 1.25)) < 1e-9
@@ -232,7 +241,7 @@ def test_phone_puts_the_graph_above_the_panel_and_pinch_zooms(browser, tmp_path)
         _open(page, url)
         g, panel = page.locator("#graph").bounding_box(), page.locator("#node-info").bounding_box()
         assert g["width"] >= 330 and panel["y"] >= g["y"] + g["height"]
-        scale = lambda: float(page.get_attribute("g.viewport", "transform").split("scale(")[1].rstrip(")"))  # noqa: E731
+        scale = lambda: _scale(page)  # noqa: E731
         k = scale()
         page.evaluate("""() => {
             const svg = document.querySelector('svg.graph-svg'), r = svg.getBoundingClientRect();
@@ -248,3 +257,41 @@ def test_phone_puts_the_graph_above_the_panel_and_pinch_zooms(browser, tmp_path)
         assert abs(scale() - min(4, 2 * k)) < 1e-9
     finally:
         context.close()
+
+
+def test_boxes_outside_the_view_are_not_drawn_until_the_view_reaches_them(page_and_watch, tmp_path):
+    """A 60-node chain is taller than the view: boxes and edges outside it (plus a margin) are display:none, the
+    keyboard walk to the last box brings it into view and draws it, labels too small to read are dropped when
+    zoomed far out, and the SVG export holds every box and label whatever the view hides."""
+    import xml.etree.ElementTree as ET
+
+    page, watch = page_and_watch
+    names = tuple(f"c{i}" for i in range(60))
+    result, url = _page(tmp_path, _convs(tmp_path / "long.onnx", names))
+    _open(page, url)
+    shown = lambda: page.evaluate("[...document.querySelectorAll('g.gnode')]"  # noqa: E731
+                                  ".filter(g => getComputedStyle(g).display !== 'none').map(g => g.dataset.unit)")
+    first = shown()
+    assert "io:input:x" in first and "io:output:y" not in first and 0 < len(first) < 62
+    edges = page.evaluate("[...document.querySelectorAll('g.edges polyline')]"
+                          ".filter(e => getComputedStyle(e).display !== 'none').length")
+    assert 0 < edges < 61
+    page.focus('g.gnode[data-unit="io:input:x"]')
+    for _ in range(61):
+        page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.dataset.unit") == "io:output:y"
+    last = shown()
+    assert "io:output:y" in last and "io:input:x" not in last
+    label = "document.querySelector('g.gnode:not(.off) text')"
+    assert page.evaluate(f"getComputedStyle({label}).display") != "none"
+    for _ in range(6):
+        page.click("#graph-zoom-out")  # 0.8 each: 0.26 of the first view, 11 px labels under 3 px
+    assert _scale(page) < 4 / 11 and page.evaluate(f"getComputedStyle({label}).display") == "none"
+    with page.expect_download() as dl:
+        page.click("#graph-export-svg")
+    root = ET.fromstring(Path(dl.value.path()).read_bytes())
+    svg = "{http://www.w3.org/2000/svg}"
+    classes = [g.get("class", "").split() for g in root.iter(f"{svg}g") if "gnode" in g.get("class", "").split()]
+    assert len(classes) == 62 and not any("off" in c for c in classes)
+    assert not {"lod-far", "lod-mid"} & set(root.get("class", "").split())
+    assert watch.errors == []

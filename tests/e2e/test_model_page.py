@@ -184,3 +184,36 @@ def test_panel_lists_a_nodes_findings_with_severity_and_rule_page(page_and_watch
     page.wait_for_function("r => { const a = document.querySelector('article.doc[data-doc=\"rules/' + r + '\"]'); "
                            "return a && !a.hidden; }", arg=mine[0]["rule"])
     assert watch.errors == [] and watch.network == []
+
+
+def test_the_page_lists_findings_by_rule_crossings_with_bytes_and_checks_for_the_target_shown(page_and_watch, site):
+    page, watch = page_and_watch
+    res = json.loads((REPO / "experiments" / YOLO / "result.json").read_text())["results"]
+    _open(page, (site / "models" / f"{YOLO}.html").as_uri())
+    for target in res["model"]["targets"]:
+        page.select_option("#target-select", target)
+        page.wait_for_function("t => document.querySelector('#model-doc h2').textContent.endsWith(t)", arg=target)
+        findings = res["lint"]["targets"][target]["findings"]
+        rules = sorted({f["rule"] for f in findings})
+        groups = page.eval_on_selector_all("#model-doc details.doc-rule", "ds => ds.map(d => d.dataset.rule)")
+        assert sorted(groups) == rules
+        for rule in rules:
+            n = sum(f["rule"] == rule for f in findings)
+            summary = page.inner_text(f'#model-doc details[data-rule="{rule}"] summary')
+            assert summary.endswith(f": {n} finding" + ("s" if n != 1 else "")), summary
+            href = page.get_attribute(f'#model-doc details[data-rule="{rule}"] a.rule', "href")
+            assert href == f"../index.html#doc=rules/{rule}"  # the rule's page in the site's docs
+        crossings = res["partition"]["targets"][target]["crossings"]
+        shown = page.eval_on_selector_all("table.doc-crossings tbody td:last-child button.num",
+                                          "bs => bs.map(b => [b.dataset.path, b.textContent])")
+        base = f"/results/partition/targets/{target}/crossings"
+        assert shown == [[f"{base}/{i}/tensor/bytes", f"{c['tensor']['bytes']:,}"] for i, c in enumerate(crossings)]
+        checks = page.locator("#model-doc .doc-checks li").all_inner_texts()
+        assert len(checks) == len(res["checks"]["targets"][target]) + 2  # macs, node_count + per target
+        assert all(line.startswith("pass ") for line in checks) == res["checks"]["all_ok"]
+    first = next(f for f in res["lint"]["targets"][target]["findings"] if f["node"])
+    page.locator(f'#model-doc details[data-rule="{first["rule"]}"] summary').click()
+    page.locator(f'#model-doc details[data-rule="{first["rule"]}"] button.linklike').first.click()
+    node = next(n for n in res["graph"]["nodes"] if n["name"] == first["node"])
+    page.wait_for_selector(f'#node-info[data-node="{node["id"]}"]')
+    assert watch.errors == [] and watch.network == []

@@ -16,7 +16,7 @@ from markupsafe import Markup
 from npuready.site.embed import script_json
 
 PAGE_ASSETS = ("site.css", "site.js", "drilldown.js", "layertable.js", "nodepanel.js", "graphtools.js", "graphnav.js",
-               "heatscale.js", "modelview.js")
+               "heatscale.js", "reportdoc.js", "modelview.js")
 PAGE_SCRIPTS = tuple(n for n in PAGE_ASSETS if n.endswith(".js"))  # in the order the page runs them
 DAGRE = "dagre@3.1.3.min.js"
 

@@ -60,7 +60,9 @@
       copy.setAttribute("width", String(Math.ceil(lay.w)));
       copy.setAttribute("height", String(Math.ceil(lay.h)));
       copy.setAttribute("data-boxes", String(ctx.root.querySelectorAll("g.gnode").length));
-      copy.querySelector("g.viewport").removeAttribute("transform");
+      copy.removeAttribute("style");  /* the page's view (a CSS transform) is not part of the drawing */
+      copy.classList.remove("lod-far", "lod-mid");  /* the whole graph, every label, whatever the view culls */
+      Array.prototype.forEach.call(copy.querySelectorAll(".off"), function (e) { e.classList.remove("off"); });
       var style = document.createElementNS("http://www.w3.org/2000/svg", "style");
       style.textContent = graphCss();
       copy.insertBefore(style, copy.firstChild);
