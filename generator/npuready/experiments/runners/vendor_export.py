@@ -89,12 +89,26 @@ def _rknn(ctx: RunContext, path: Path, calib: np.ndarray, test, platforms: list[
     for platform in platforms:
         r = rknn_toolkit.run(path, calib, test.x, platform)
         top1 = r.outputs[0].reshape(len(test.x), -1).argmax(1)
+        layers = [x.to_dict() for x in r.layers]
         out.append({"evidence": "placement and cycles: RKNN's estimate (no device here); accuracy: its simulator, "
                                 "measured", **r.summary(), "images": int(len(test.x)),
                     "top1_agreement_with_float": round(float(np.mean(top1 == float_top1)), 6),
                     "accuracy": round(float(np.mean(top1 == test.labels)), 6),
-                    "layer_table": [x.to_dict() for x in r.layers]})
+                    "layer_table": layers, "placement": _placement_vs_rknn(graph, platform, layers)})
     return out
+
+
+def _placement_vs_rknn(graph, platform: str, layers: list[dict]) -> dict[str, Any] | None:
+    """npuready's placement on the mirror target named after the platform (``rk3588``) beside librknnc's
+    layer table (``vendor.rknn_placement``); None when npuready has no target of that name."""
+    from npuready.cost import estimate
+    from npuready.targets import load_target, target_names
+    from npuready.vendor.rknn_placement import compare
+
+    if platform not in target_names():
+        return None
+    devices = {layer.node: layer.device for layer in estimate(graph, load_target(platform)).layers}
+    return {"target": platform, **compare(list(graph.nodes), devices, layers)}
 
 
 def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -204,5 +218,7 @@ def merge(ctx: RunContext, outputs: dict[str, Any]) -> dict[str, Any]:
                         "vela_cpu_operators": sum(len(v["cpu_operators"]) for m in models for v in m["vela"]),
                         "vela_placement_agreement_min": min((v["placement"]["agreement"] for m in models
                                                              for v in m["vela"]), default=None),
+                        "rknn_placement_agreement_min": min((r["placement"]["agreement"] for m in models
+                                                             for r in m["rknn"] if r.get("placement")), default=None),
                         "htp_models_all_on_htp": sum(1 for m in ran if not m["qnn_htp"]["refused"]),
                         "htp_models": len(ran)}}
