@@ -64,3 +64,4 @@ def test_the_committed_rk3588_file_names_its_source_and_runs_what_rknn_converts(
     assert all(t.runs_on_npu(op) for op in ("Conv", "Gather", "HardSigmoid", "HardSwish", "Erf", "MatMul"))
     assert not any(t.runs_on_npu(op) for op in ("Neg", "TopK", "NonMaxSuppression", "GroupNormalization"))
     assert all(t.sources[g].startswith("placeholder") for g in ("array", "memory", "vector", "host", "energy"))
+

@@ -107,8 +107,30 @@ def _placement_vs_rknn(graph, platform: str, layers: list[dict]) -> dict[str, An
 
     if platform not in target_names():
         return None
-    devices = {layer.node: layer.device for layer in estimate(graph, load_target(platform)).layers}
-    return {"target": platform, **compare(list(graph.nodes), devices, layers)}
+    target = load_target(platform)
+    devices = {layer.node: layer.device for layer in estimate(graph, target).layers}
+    return _with_reasons(graph, target, {"target": platform, **compare(list(graph.nodes), devices, layers)})
+
+
+def _placement_vs_htp(graph, placement: dict[str, Any], target_name: str = "qnn-htp") -> dict[str, Any]:
+    """npuready's placement on the ``qnn-htp`` mirror beside the QNN EP's (``vendor.qnn_placement``)."""
+    from npuready.cost import estimate
+    from npuready.targets import load_target
+    from npuready.vendor.qnn_placement import compare
+
+    target = load_target(target_name)
+    devices = {layer.node: layer.device for layer in estimate(graph, target).layers}
+    return _with_reasons(graph, target, {"target": target_name, **compare(list(graph.nodes), devices, placement)})
+
+
+def _with_reasons(graph, target, side: dict[str, Any]) -> dict[str, Any]:
+    """Each disagreement gains npuready's own reason for its placement (``targets.support``'s phrase)."""
+    from npuready.targets.support import node_support
+
+    by_name = {n.name: n for n in graph.nodes}
+    for row in side["disagreements"]:
+        row["npuready_reason"] = node_support(graph, by_name[row["node"]], target).how
+    return side
 
 
 def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -198,6 +220,11 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
                     "top1_agreement_htp_vs_float": round(float(np.mean(k_top1 == float_top1)), 6),
                     "accuracy_htp": round(float(np.mean(k_top1 == labels)), 6),
                     "divergence": divergence(kept, probe_x)}
+            # the float graph's node names survive quantisation only with the norm kept whole (the decomposed
+            # LayerNorm's nodes are not float nodes): compare the run whose QDQ model mirrors the float graph
+            htp_run = out["qnn_htp"].get("layernorm_kept", out["qnn_htp"])
+            out["qnn_htp"]["placement"] = {"qdq_model": "layernorm kept whole" if decomposed else "the QDQ model",
+                                           **_placement_vs_htp(graph, htp_run)}
         else:
             out["qnn_htp"] = {"skipped": "Qualcomm's HTP backend not installed (make qnn-env)"}
     out["rknn"] = _rknn(ctx, path, calib, test, p.get("rknn_platforms", []), graph)
@@ -220,5 +247,8 @@ def merge(ctx: RunContext, outputs: dict[str, Any]) -> dict[str, Any]:
                                                              for v in m["vela"]), default=None),
                         "rknn_placement_agreement_min": min((r["placement"]["agreement"] for m in models
                                                              for r in m["rknn"] if r.get("placement")), default=None),
+                        "htp_placement_agreement_min": min((m["qnn_htp"]["placement"]["agreement"]
+                                                            for m in ran if "placement" in m["qnn_htp"]),
+                                                           default=None),
                         "htp_models_all_on_htp": sum(1 for m in ran if not m["qnn_htp"]["refused"]),
                         "htp_models": len(ran)}}
