@@ -27,8 +27,20 @@ def test_the_placement_column_and_every_disagreement_are_rendered():
     assert "RKNN placement vs npuready rk3588" in md
     assert "0.8571 (6 of 7 nodes; 3 of 4 with a layer of their own, 2 inferred, 1 folded by both)" in md
     assert "CPU helper layers: Reshape:logits\\_mm\\_tp\\_rs" in md
-    assert "| /Add | Add | npu | cpu | Add:/Add | librknnc runs it on its CPU fallback |" in md
-    assert "Mystery:x | a layer whose name matches no ONNX node or tensor" in md
+    assert "| /Add | Add | npu | cpu | Add:/Add | librknnc runs it on its CPU fallback | — |" in md
+    assert "Mystery:x | a layer whose name matches no ONNX node or tensor | — |" in md
+
+
+def test_an_htp_disagreement_gives_both_reasons():
+    result = _with_placement(None)
+    q = result["results"]["vit_tiny"]["qnn_htp"]
+    q["placement"] = {"target": "qnn-htp", "nodes": 5, "agreeing": 4, "agreement": 0.8, "nodes_folded_by_both": 1,
+                      "htp_cpu_not_float_nodes": [],
+                      "disagreements": [{"node": "erf", "op_type": "Erf", "npuready": "npu", "htp": "cpu",
+                                         "cause": "not supported by QNN EP", "npuready_reason": "a GELU pattern"}]}
+    md = render(result)
+    assert "0.8 (4 of 5 nodes, 1 folded by both)" in md
+    assert "| vit\\_tiny | QNN HTP | erf | Erf | npu | cpu | — | not supported by QNN EP | a GELU pattern |" in md
 
 
 def test_no_disagreement_says_so_and_a_result_without_the_column_renders():
