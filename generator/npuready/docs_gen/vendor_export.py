@@ -29,6 +29,17 @@ For a model with LayerNormalization the HTP column also gives the agreement of a
 norm kept whole (HTP has a LayerNorm op): that is the QDQ model `export --qnn` runs on HTP. "HTP first
 gross tensor" is the first activation, in graph order, whose HTP values differ from the CPU provider's by
 more than half the tensor's range (every dequantised activation compared on a few test images).
+
+"RKNN placement" sets npuready's per-node placement on its `rk3588` target (a placement-only mirror of
+RKNN-Toolkit2's ONNX operator support list; its hardware fields are placeholders) beside librknnc's layer
+table: each layer's name is mapped back to the ONNX node (or the producer of the tensor) it is named after;
+a node without a layer of its own was fused into a neighbour and takes the nearest named node's placement
+(counted apart, "inferred"), and a node both sides fold is counted as agreeing. CPU layers librknnc adds
+after an NPU layer (a Reshape after the classifier) are listed as helpers, not as CPU nodes. "HTP
+placement" does the same with npuready's `qnn-htp` target (a placement-only mirror of the onnxruntime QNN
+EP's op builders) and the nodes the QNN EP's log leaves to the CPU, by node name, on the QDQ model whose
+nodes are the float graph's (the LayerNorm-kept one for a model with LayerNorm). Each disagreement gives
+the vendor's cause and npuready's own reason for its placement.
 """
 
 
@@ -57,6 +68,43 @@ def _gross(q: dict) -> str:
     return f"{md_text(g['op_type'])} `{md_text(g['node'])}` (off by {md_cell(g['steps'])} steps)"
 
 
+def _rknn_placement(r: dict) -> str:
+    """npuready's rk3588 placement vs librknnc's, in one cell (results older than the column: "—")."""
+    p = r.get("placement") if r else None
+    if not p:
+        return "—"
+    return (f"{md_cell(p['agreement'])} ({md_cell(p['agreeing'])} of {md_cell(p['nodes'])} nodes; "
+            f"{md_cell(p['agreeing_with_layers'])} of {md_cell(p['nodes_with_layers'])} with a layer of their own, "
+            f"{md_cell(p['nodes_fused_inferred'])} inferred, {md_cell(p['nodes_folded_by_both'])} folded by both); "
+            f"CPU helper layers: {_names(p['cpu_helper_layers'], 'layer')}")
+
+
+def _htp_placement(q: dict) -> str:
+    p = q.get("placement")
+    if not p:
+        return "—"
+    return (f"{md_cell(p['agreement'])} ({md_cell(p['agreeing'])} of {md_cell(p['nodes'])} nodes, "
+            f"{md_cell(p['nodes_folded_by_both'])} folded by both)")
+
+
+def _disagreements(res: dict[str, Any]) -> list[list[str]]:
+    rows = []
+    for name, m in sorted((k, v) for k, v in res.items() if k != "summary"):
+        for r in m["rknn"]:
+            for d in (r.get("placement") or {}).get("disagreements", []):
+                rows.append([md_text(name), md_text(r["platform"]), md_text(d["node"]), md_text(d["op_type"]),
+                             md_text(d["npuready"]), md_text(d["rknn"]),
+                             md_text(", ".join(d["rknn_layers"])) or "none", md_text(d["cause"]),
+                             md_text(d.get("npuready_reason", "—"))])
+            for u in (r.get("placement") or {}).get("unmapped_layers", []):
+                rows.append([md_text(name), md_text(r["platform"]), "—", "—", "—", md_text(u["target"].lower()),
+                             md_text(u["layer"]), "a layer whose name matches no ONNX node or tensor", "—"])
+        for d in (m["qnn_htp"].get("placement") or {}).get("disagreements", []):
+            rows.append([md_text(name), "QNN HTP", md_text(d["node"]), md_text(d["op_type"]), md_text(d["npuready"]),
+                         md_text(d["htp"]), "—", md_text(d["cause"]), md_text(d.get("npuready_reason", "—"))])
+    return rows
+
+
 def _rows(res: dict[str, Any]) -> list[list[str]]:
     out = []
     for name, m in sorted((k, v) for k, v in res.items() if k != "summary"):
@@ -67,11 +115,13 @@ def _rows(res: dict[str, Any]) -> list[list[str]]:
         agree = md_cell(q.get("top1_agreement_htp_vs_float", "—"))
         if kept:
             agree += f" (LayerNorm kept whole: {md_cell(kept['top1_agreement_htp_vs_float'])})"
-        htp = ("—", "—", "—") if "skipped" in q else (_names(q["refused"], "op_type"), agree, _gross(q))
+        htp = ("—", "—", "—", "—") if "skipped" in q else (_names(q["refused"], "op_type"), agree, _gross(q),
+                                                        _htp_placement(q))
         r = next(iter(m["rknn"]), {})
         rk = ("—", "—", "—") if not r or "skipped" in r else (
             f"{md_cell(r['npu_layers'])} of {md_cell(r['layers'])}", _names(r["cpu_layers"], "op_type"),
             md_cell(r["top1_agreement_with_float"]))
+        rk = (*rk, _rknn_placement(r))
         out.append([md_text(name), md_cell(m["litert_check"]["tensors_mismatched"]),
                     md_cell(m["litert_check"]["tensors_compared"]), vela, vela_cpu, *htp,
                     md_cell(q.get("top1_agreement_cpu_qdq_vs_float", "—")), *rk,
@@ -89,6 +139,13 @@ def render(result: dict[str, Any] | None = None) -> str:
              f"Agreements are top-1 against the float model on {md_cell(images)} Fashion-MNIST test images.", "",
              *md_table(["model", "tensors ≠ LiteRT", "tensors compared", "npuready / Vela cycles",
                         "Vela CPU operators (vs npuready's placement)", "HTP refused", "HTP agreement",
-                        "HTP first gross tensor", "CPU QDQ agreement", "RKNN rk3588 NPU layers",
-                        "RKNN CPU layers", "RKNN agreement", "nnapi-mirror CPU ops"], _rows(res)), ""]
+                        "HTP first gross tensor", "HTP placement vs npuready qnn-htp", "CPU QDQ agreement",
+                        "RKNN rk3588 NPU layers",
+                        "RKNN CPU layers", "RKNN agreement", "RKNN placement vs npuready rk3588",
+                        "nnapi-mirror CPU ops"], _rows(res)), ""]
+    disagree = _disagreements(res)
+    lines += ["## Placement: every disagreement with RKNN and HTP", ""]
+    lines += (md_table(["model", "toolchain", "node", "op", "npuready", "vendor", "RKNN layers", "vendor's cause",
+                        "npuready's reason"], disagree)
+              if disagree else ["None: every compared node is placed alike (see the counts above)."]) + [""]
     return "\n".join(lines)

@@ -89,12 +89,48 @@ def _rknn(ctx: RunContext, path: Path, calib: np.ndarray, test, platforms: list[
     for platform in platforms:
         r = rknn_toolkit.run(path, calib, test.x, platform)
         top1 = r.outputs[0].reshape(len(test.x), -1).argmax(1)
+        layers = [x.to_dict() for x in r.layers]
         out.append({"evidence": "placement and cycles: RKNN's estimate (no device here); accuracy: its simulator, "
                                 "measured", **r.summary(), "images": int(len(test.x)),
                     "top1_agreement_with_float": round(float(np.mean(top1 == float_top1)), 6),
                     "accuracy": round(float(np.mean(top1 == test.labels)), 6),
-                    "layer_table": [x.to_dict() for x in r.layers]})
+                    "layer_table": layers, "placement": _placement_vs_rknn(graph, platform, layers)})
     return out
+
+
+def _placement_vs_rknn(graph, platform: str, layers: list[dict]) -> dict[str, Any] | None:
+    """npuready's placement on the mirror target named after the platform (``rk3588``) beside librknnc's
+    layer table (``vendor.rknn_placement``); None when npuready has no target of that name."""
+    from npuready.cost import estimate
+    from npuready.targets import load_target, target_names
+    from npuready.vendor.rknn_placement import compare
+
+    if platform not in target_names():
+        return None
+    target = load_target(platform)
+    devices = {layer.node: layer.device for layer in estimate(graph, target).layers}
+    return _with_reasons(graph, target, {"target": platform, **compare(list(graph.nodes), devices, layers)})
+
+
+def _placement_vs_htp(graph, placement: dict[str, Any], target_name: str = "qnn-htp") -> dict[str, Any]:
+    """npuready's placement on the ``qnn-htp`` mirror beside the QNN EP's (``vendor.qnn_placement``)."""
+    from npuready.cost import estimate
+    from npuready.targets import load_target
+    from npuready.vendor.qnn_placement import compare
+
+    target = load_target(target_name)
+    devices = {layer.node: layer.device for layer in estimate(graph, target).layers}
+    return _with_reasons(graph, target, {"target": target_name, **compare(list(graph.nodes), devices, placement)})
+
+
+def _with_reasons(graph, target, side: dict[str, Any]) -> dict[str, Any]:
+    """Each disagreement gains npuready's own reason for its placement (``targets.support``'s phrase)."""
+    from npuready.targets.support import node_support
+
+    by_name = {n.name: n for n in graph.nodes}
+    for row in side["disagreements"]:
+        row["npuready_reason"] = node_support(graph, by_name[row["node"]], target).how
+    return side
 
 
 def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -184,6 +220,11 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
                     "top1_agreement_htp_vs_float": round(float(np.mean(k_top1 == float_top1)), 6),
                     "accuracy_htp": round(float(np.mean(k_top1 == labels)), 6),
                     "divergence": divergence(kept, probe_x)}
+            # the float graph's node names survive quantisation only with the norm kept whole (the decomposed
+            # LayerNorm's nodes are not float nodes): compare the run whose QDQ model mirrors the float graph
+            htp_run = out["qnn_htp"].get("layernorm_kept", out["qnn_htp"])
+            out["qnn_htp"]["placement"] = {"qdq_model": "layernorm kept whole" if decomposed else "the QDQ model",
+                                           **_placement_vs_htp(graph, htp_run)}
         else:
             out["qnn_htp"] = {"skipped": "Qualcomm's HTP backend not installed (make qnn-env)"}
     out["rknn"] = _rknn(ctx, path, calib, test, p.get("rknn_platforms", []), graph)
@@ -204,5 +245,10 @@ def merge(ctx: RunContext, outputs: dict[str, Any]) -> dict[str, Any]:
                         "vela_cpu_operators": sum(len(v["cpu_operators"]) for m in models for v in m["vela"]),
                         "vela_placement_agreement_min": min((v["placement"]["agreement"] for m in models
                                                              for v in m["vela"]), default=None),
+                        "rknn_placement_agreement_min": min((r["placement"]["agreement"] for m in models
+                                                             for r in m["rknn"] if r.get("placement")), default=None),
+                        "htp_placement_agreement_min": min((m["qnn_htp"]["placement"]["agreement"]
+                                                            for m in ran if "placement" in m["qnn_htp"]),
+                                                           default=None),
                         "htp_models_all_on_htp": sum(1 for m in ran if not m["qnn_htp"]["refused"]),
                         "htp_models": len(ran)}}
