@@ -41,6 +41,8 @@ from npuready.errors import InputError
 SRC = Path(__file__).parent / "cpp"
 FLAGS = ["-O2", "-fvect-cost-model=dynamic", "-std=c++17", "-shared", "-fPIC"]  # portable; AVX2 by dispatch
 ROUNDING_CODE = {"double": 0, "single": 1}
+COLS_BELOW_PIXELS = 16  # a Conv with fewer output pixels per image gets its weights packed as columns too
+_NO_COLS = np.zeros(1, np.int16)
 def _array_pointer(dtype) -> type:
     """ctypes argument type: a C-contiguous ndarray of ``dtype``, passed as its data pointer. Checks what
     ``np.ctypeslib.ndpointer`` checks here, at a third of its cost per call (deit_tiny makes ~900 calls per
@@ -67,7 +69,7 @@ CTYPE = {"i8*": _P8, "i16*": _P16, "i32*": _P32, "i64*": _P64, "f32*": _PF, "int
 SIGNATURES = {
     **{m.DESCRIPTOR.cpp.symbol: [CTYPE[t] for t in m.DESCRIPTOR.cpp.argtypes(m.DESCRIPTOR.params)]
        for m in MODULES if m.DESCRIPTOR.cpp is not None},
-    "npr_conv": [_P8] + [_I] * 4 + [_P8, _P32] + [_I] * 4 + [_P32] + [_I] * 11 + [_P32, _P32, _I, _I, _I, _P8],
+    "npr_conv": [_P8] + [_I] * 4 + [_P8, _P32, _P16] + [_I] * 5 + [_P32] + [_I] * 11 + [_P32, _P32, _I, _I, _I, _P8],
     "npr_gemm": [_P8, _I, _I, _P32, _P16, _I, _P32, _I, _I, _P32, _P32, _I, _I, _I, _P8],
     "npr_maxpool": [_P8] + [_I] * 12 + [_P8],
     "npr_avgpool": [_P8] + [_I] * 12 + [_P8],
@@ -225,17 +227,19 @@ def _rescale(p, x: np.ndarray, lo: int, hi: int, rounding: int) -> np.ndarray:
 # ----- one function per op kind, mirroring engine/ops/<op>.py ---------------------------------
 def _conv(op, xs, r):
     p, x = op.params, _c8(xs[0])
-    k = _prepared(p)
-    w = k["weight"]
+    w = p["weight"]
     n, c, h, wd = x.shape
     o, cg, kh, kw = w.shape
     (sh, sw), (dh, dw), (pt, pl, pb, pr) = p["strides"], p["dilations"], p["pads"]
     oh = (h + pt + pb - dh * (kh - 1) - 1) // sh + 1
     ow = (wd + pl + pr - dw * (kw - 1) - 1) // sw + 1
+    few = p["group"] == 1 and oh * ow < COLS_BELOW_PIXELS  # conv.cpp may take the pixels as rows
+    k = _prepared(p, cols=few)
     y = np.empty((n, o, oh, ow), np.int8)
-    _lib().npr_conv(x, n, c, h, wd, w, k["pairs"], o, cg, kh, kw, k["bias"], sh, sw, dh, dw, pt, pl, oh, ow,
-                       p["group"], p["input_zero_point"], p["output_zero_point"], k["multiplier"], k["shift"],
-                       p["act_min"], p["act_max"], r, y)
+    _lib().npr_conv(x, n, c, h, wd, k["weight"], k["pairs"], k["cols"] if few else _NO_COLS, int(few), o, cg, kh,
+                    kw, k["bias"], sh, sw, dh, dw, pt, pl, oh, ow, p["group"], p["input_zero_point"],
+                    p["output_zero_point"], k["multiplier"], k["shift"],
+                    p["act_min"], p["act_max"], r, y)
     return y
 
 
