@@ -22,7 +22,7 @@ def test_replayed_runs_equal_numpy_on_new_data(qdq_models, name):
     graph = export_integer_graph(qdq_models[name])
     batch = 3 if graph.batchable else 1
     first, second, third = _x(1, batch), _x(2, batch), _x(3, batch)
-    cpp_engine.run(graph, first)  # builds the plan
+    cpp_engine.run(graph, first, keep=False)  # builds the plan
     for x in (second, third):  # replays it: a stale copy of the first input would show here
         want, got = numpy_engine.run(graph, x), cpp_engine.run(graph, x)
         assert sorted(want) == sorted(got)
@@ -70,6 +70,7 @@ def test_broadcast_operands_are_refreshed_every_run(tmp_path):
     import models
 
     graph = export_integer_graph(models.quantize(_squeeze_excite(), tmp_path))
+    cpp_engine.run(graph, _x(4), keep=False)
     for seed in (5, 6, 7):
         x = _x(seed)
         assert all(np.array_equal(cpp_engine.run(graph, x)[k], v) for k, v in numpy_engine.run(graph, x).items())
@@ -82,7 +83,7 @@ def test_broadcast_operands_are_refreshed_every_run(tmp_path):
 def test_a_busy_plan_is_not_shared_between_threads(qdq_models):
     graph = export_integer_graph(qdq_models["cnn"])
     x = _x(8)
-    cpp_engine.run(graph, x)
+    cpp_engine.run(graph, x, keep=False)
     plan = _plan(graph, x)
     results = {}
     with plan.lock:  # held as by a run in progress elsewhere: this run takes the direct path
@@ -98,3 +99,19 @@ def test_plans_per_graph_are_bounded(qdq_models):
     for n in (1, 2, 3, 4):
         cpp_engine.run(graph, _x(n, n), keep=False)
     assert len(cpp_plan._PLANS[id(graph)][1]) == cpp_plan.PLANS_PER_GRAPH
+
+
+def test_a_plan_is_kept_only_for_output_runs_within_its_byte_budget(qdq_models, monkeypatch):
+    graph = export_integer_graph(qdq_models["cnn"])
+    x = _x(10)
+    want = numpy_engine.run(graph, x)
+    got = cpp_engine.run(graph, x)  # every tensor asked for: recorded, handed over, not kept
+    assert all(np.array_equal(got[k], want[k]) for k in want)
+    assert id(graph) not in cpp_plan._PLANS or not cpp_plan._PLANS[id(graph)][1]
+    monkeypatch.setattr(cpp_plan, "PLAN_BYTES", 0)  # a batch too large to keep
+    out = cpp_engine.run(graph, x, keep=False)
+    assert not cpp_plan._PLANS[id(graph)][1]
+    assert all(np.array_equal(out[o], want[o]) for o in graph.outputs)
+    monkeypatch.setattr(cpp_plan, "PLAN_BYTES", 64 << 20)
+    cpp_engine.run(graph, x, keep=False)
+    assert len(cpp_plan._PLANS[id(graph)][1]) == 1

@@ -15,7 +15,10 @@ int8; MatMul without broadcasting; Mean over trailing axes; Softmax over the las
 op (Slice, Pad, nearest Resize, a kept-float layer, a broadcasting MatMul) runs its kernel as before on the
 plan's tensors and its result is copied into the plan's buffer for it. Returned tensors are copies: the plan
 reuses its buffers on the next run. A plan in use by another thread is not shared: that run takes the
-direct path (``runner.run_graph``).
+direct path (``runner.run_graph``). Kept plans hold one batch's tensors for as long as the graph lives, so a
+plan is kept only when its first run asks for the outputs alone (``keep=False``, the repeated-inference
+case) and its tensors take at most ``PLAN_BYTES``; otherwise the recorded run hands its buffers to the caller
+and is dropped (memory as without plans). A kept plan also serves later ``keep=True`` runs.
 """
 from __future__ import annotations
 
@@ -34,6 +37,7 @@ REPLAYED = {"Quantize", "Conv", "Gemm", "Add", "Mul", "Concat", "MaxPool", "Aver
             "Transpose", "Rescale", "Lut", "Gather", "MatMul", "Softmax", "LayerNorm", "Constant", "PRelu",
             "ResizeBilinear", "BatchNorm", "ConvTranspose"}
 PLANS_PER_GRAPH = 2  # input shapes kept per graph (e.g. a chunk size and the last, shorter chunk)
+PLAN_BYTES = 64 << 20  # a plan whose tensors take more is run once and not kept (large batches)
 
 
 def replayable(op: IntOp, xs: list[np.ndarray], constants: set[int]) -> bool:
@@ -122,12 +126,18 @@ class Plan:
             out.append(partial(getattr(raw_library, symbol), *bound))
         return out
 
-    def result(self, keep: bool) -> dict[str, np.ndarray]:
-        """Copies of the tensors ``runner.run_graph`` returns (the plan's buffers are reused)."""
+    def nbytes(self) -> int:
+        """Bytes of the tensors the plan owns (what keeping it holds on to)."""
+        return sum(v.nbytes for v in self.values.values() if v.flags.owndata)
+
+    def result(self, keep: bool, copy: bool = True) -> dict[str, np.ndarray]:
+        """The tensors ``runner.run_graph`` returns: copies (the plan's buffers are reused), or the buffers
+        themselves (``copy=False``: a plan that is not kept)."""
+        take = np.copy if copy else (lambda v: v)
         if keep:
-            return {name: v.copy() for name, v in self.values.items()
+            return {name: take(v) for name, v in self.values.items()
                     if name != self.graph.input and name not in self.constants}
-        return {o: self.values[o].copy() for o in self.graph.outputs}
+        return {o: take(self.values[o]) for o in self.graph.outputs}
 
     def run(self, x: np.ndarray, keep: bool) -> dict[str, np.ndarray]:
         np.copyto(self.input, x)
@@ -158,6 +168,8 @@ def run(graph: IntGraph, x: np.ndarray, keep: bool, run_op: Callable, recording,
         plan = plans.get(key)
     if plan is None:
         plan = Plan(graph, x, run_op, recording, raw_library)  # runs x on the way
+        if keep or plan.nbytes() > PLAN_BYTES:  # not kept: the caller gets its buffers, memory as without plans
+            return plan.result(keep, copy=False)
         with plan.lock:
             with _PLANS_LOCK:
                 if len(plans) >= PLANS_PER_GRAPH:
