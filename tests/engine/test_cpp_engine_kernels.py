@@ -68,7 +68,7 @@ def test_conv_kernel_equals_numpy(case, rounding, tile):
 
 @pytest.mark.parametrize("rounding", ["double", "single"])
 @pytest.mark.parametrize("lead,k,o", [((1,), 1, 1), ((3,), 7, 5), ((17,), 192, 35), ((2, 17), 64, 16),
-                                      ((40,), 33, 4)])
+                                      ((40,), 33, 4), ((1,), 576, 1024), ((1,), 33, 21), ((5,), 64, 40)])
 def test_gemm_kernel_equals_numpy(lead, k, o, rounding, tile):
     rng = np.random.default_rng(k * 31 + o)
     params = {"weight": rng.integers(-127, 128, (o, k)).astype(np.int8), **_channel_params(rng, o)}
