@@ -45,7 +45,9 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(verbs: "list[str] | None" = None) -> argparse.ArgumentParser:
+    """The parser with every verb, or only ``verbs`` (``main`` registers just the verb it was given: one
+    command module imported instead of all of them)."""
     parser = _Parser(
         prog="npuready",
         description="Tell whether a vision model is ready for an NPU, what it will cost, and whether "
@@ -59,7 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help=DEBUG_HELP)
     sub = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=_Parser)
     for verb, module in COMMANDS.items():
-        importlib.import_module(module).register(sub)
+        if verbs is None or verb in verbs:
+            importlib.import_module(module).register(sub)
     _accept_debug_anywhere(sub)
     return parser
 
@@ -86,8 +89,16 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
+def _verb(argv: list[str]) -> str | None:
+    """The verb ``argv`` names (its first word that is no option), when it is one of ``COMMANDS``."""
+    word = next((a for a in argv if not a.startswith("-")), None)
+    return word if word in COMMANDS else None
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    verb = _verb(argv)
+    parser = build_parser(None if verb is None else [verb])
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

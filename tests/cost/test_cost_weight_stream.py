@@ -30,6 +30,34 @@ def _conv(w: np.ndarray, size: int = 8, group: int = 1, name: str = "conv"):
                            [numpy_helper.from_array(w.astype(np.float32), "w")]))
 
 
+def _tflite_int8_formula(weights: np.ndarray) -> np.ndarray:
+    """LiteRT's symmetric per-channel int8 values as the docstring of weight_stream spells them (the
+    straightforward NumPy form tflite_int8 computes in place)."""
+    w = np.asarray(weights, dtype=np.float32)
+    scale = np.abs(w.reshape(w.shape[0], -1)).max(axis=1).astype(np.float64) / 127.0
+    inverse = np.divide(1.0, scale, out=np.zeros_like(scale), where=scale > 0).astype(np.float32)
+    with np.errstate(over="ignore", invalid="ignore"):
+        x = np.nan_to_num(w * inverse.reshape(-1, *([1] * (w.ndim - 1))), nan=0.0)
+    return np.clip(np.sign(x) * np.floor(np.abs(x) + np.float32(0.5)), -127, 127).astype(np.int8)
+
+
+def test_tflite_int8_equals_the_formula_on_edge_values():
+    rng = np.random.default_rng(12)
+    w = rng.laplace(0, 0.05, (40, 7, 3, 3)).astype(np.float32)
+    w[0] = 0.0                                        # an all-zero channel: scale 0, values 0
+    w[1, 0, 0, 0] = np.float32(1e-44)                 # a subnormal peak: 1/scale overflows to inf
+    w[1, 1:] = np.float32(-1e-45)
+    w[2] = np.linspace(-1, 1, w[2].size).reshape(w[2].shape)  # exact ties at +-0.5 steps
+    w[3] = np.float32(-0.0)
+    w[4, 0, 0, 0] = np.inf                           # inf peak: inf * 0 -> nan -> 0
+    w[5, 0, 1, 1] = np.nan
+    w[6] = (np.arange(w[6].size).reshape(w[6].shape) - 31.5) / 63 * 127 / 127  # many halves
+    got, want = tflite_int8(w), _tflite_int8_formula(w)
+    assert got.dtype == np.int8 and np.array_equal(got, want)
+    dense = rng.standard_normal((64, 200)).astype(np.float32)
+    assert np.array_equal(tflite_int8(dense), _tflite_int8_formula(dense))
+
+
 def test_depth_first_order_walks_ofm_then_ifm_micro_blocks_padded_to_the_ifm_block():
     w = np.arange(1, 7, dtype=np.int8).reshape(2, 1, 1, 3)  # 2 output channels, 3 input channels, 1 x 1
     seq = weight_order(w, 16, DEPTH_FIRST)

@@ -44,6 +44,12 @@ CONVS = [  # (c, o, group, kernel, stride, dilation, pads (t, l, b, r), h, w, im
     (4, 8, 4, (3, 3), (1, 1), (1, 1), (1, 1, 1, 1), 5, 5, 2),         # depthwise with channel multiplier 2
     (5, 4, 1, (3, 3), (1, 1), (1, 1), (0, 0, 0, 0), 3, 3, 4),         # one output pixel per image
     (2, 3, 1, (7, 7), (1, 1), (1, 1), (3, 3, 3, 3), 2, 2, 1),         # kernel larger than the image
+    # few output pixels per image: conv.cpp takes the pixels as rows, the weights as columns
+    (72, 40, 1, (1, 1), (1, 1), (1, 1), (0, 0, 0, 0), 1, 1, 1),       # squeeze-excite 1x1 plane, batch 1
+    (33, 21, 1, (1, 1), (1, 1), (1, 1), (0, 0, 0, 0), 2, 2, 1),       # odd K, o not /16
+    (7, 64, 1, (3, 3), (2, 2), (1, 1), (1, 1, 1, 1), 5, 6, 1),        # 3x3 padded stride 2 onto 3x3
+    (5, 17, 1, (3, 3), (1, 1), (2, 2), (2, 1, 2, 0), 3, 4, 1),        # dilated, uneven pads
+    (16, 300, 1, (1, 1), (1, 1), (1, 1), (0, 0, 0, 0), 1, 1, 70),     # one pixel, many images
 ]
 
 
@@ -62,7 +68,7 @@ def test_conv_kernel_equals_numpy(case, rounding, tile):
 
 @pytest.mark.parametrize("rounding", ["double", "single"])
 @pytest.mark.parametrize("lead,k,o", [((1,), 1, 1), ((3,), 7, 5), ((17,), 192, 35), ((2, 17), 64, 16),
-                                      ((40,), 33, 4)])
+                                      ((40,), 33, 4), ((1,), 576, 1024), ((1,), 33, 21), ((5,), 64, 40)])
 def test_gemm_kernel_equals_numpy(lead, k, o, rounding, tile):
     rng = np.random.default_rng(k * 31 + o)
     params = {"weight": rng.integers(-127, 128, (o, k)).astype(np.int8), **_channel_params(rng, o)}

@@ -131,3 +131,43 @@ def test_loading_does_not_import_torch(tmp_path):
 def test_constant_values_are_numpy_arrays():
     g = load(sp.channel_shuffle())
     assert isinstance(g.constant("view_shape"), np.ndarray) and g.constant("view_shape").dtype == np.int64
+
+
+def test_onnx_inference_without_weight_data_equals_inference_with_it(monkeypatch):
+    """onnx_inferred infers on a copy whose large float initializers carry dims only: the result is the one
+    infer_shapes gives on the whole model, byte for byte, weights included."""
+    import onnx
+    from onnx import TensorProto as T
+    from onnx import helper as h
+    from onnx import numpy_helper as nh
+
+    from npuready.graph import resolve
+
+    rng = np.random.default_rng(0)
+    inits = [nh.from_array(rng.standard_normal((32, 3, 3, 3)).astype(np.float32), "w"),       # stripped
+             nh.from_array(rng.standard_normal((32,)).astype(np.float32), "b"),               # small: kept
+             nh.from_array(np.array([1, 32 * 8 * 8], np.int64), "shape"),                    # read by Reshape
+             nh.from_array(rng.standard_normal((10, 32 * 8 * 8)).astype(np.float16), "fc"),  # stripped
+             nh.from_array(np.array([1, 1, 2, 2], np.float32), "scales")]                    # read by Resize
+    nodes = [h.make_node("Resize", ["x", "", "scales"], ["up"], mode="nearest"),
+             h.make_node("Conv", ["up", "w", "b"], ["c"], pads=[1, 1, 1, 1], strides=[2, 2]),
+             h.make_node("Reshape", ["c", "shape"], ["flat"]), h.make_node("Cast", ["flat"], ["half"], to=T.FLOAT16),
+             h.make_node("MatMul", ["half", "fc_t"], ["y"]), h.make_node("Transpose", ["fc"], ["fc_t"])]
+    nodes = nodes[:4] + [nodes[5], nodes[4]]
+    graph = h.make_graph(nodes, "g", [h.make_tensor_value_info("x", T.FLOAT, [1, 3, 8, 8])],
+                         [h.make_tensor_value_info("y", T.FLOAT16, None)], inits)
+    model = h.make_model(graph, opset_imports=[h.make_opsetid("", 17)])
+    assert sum(resolve._elements(t) >= resolve.WEIGHT_ELEMENTS for t in model.graph.initializer) == 1
+    want = onnx.shape_inference.infer_shapes(model, check_type=False, strict_mode=False, data_prop=True)
+    seen = []
+    infer = onnx.shape_inference.infer_shapes
+    monkeypatch.setattr(onnx.shape_inference, "infer_shapes", lambda m, **kw: seen.append(m) or infer(m, **kw))
+    monkeypatch.setattr(resolve, "WEIGHT_ELEMENTS", 64)  # strip both weights, keep the bias, shape and scales
+    got = onnx_inferred(model)
+    sizes = {t.name: len(t.raw_data) + len(t.float_data) + len(t.int64_data) for t in seen[0].graph.initializer}
+    assert sizes["w"] == sizes["fc"] == 0 and min(sizes["b"], sizes["shape"], sizes["scales"]) > 0
+    assert got.SerializeToString(deterministic=True) == want.SerializeToString(deterministic=True)
+    shapes = {vi.name: [d.dim_value for d in vi.type.tensor_type.shape.dim]
+              for vi in list(got.graph.value_info) + list(got.graph.output)}
+    assert shapes["up"] == [1, 3, 16, 16] and shapes["flat"] == [1, 2048] and shapes["y"] == [1, 10]
+    assert [t.name for t in got.graph.initializer] == [t.name for t in model.graph.initializer]

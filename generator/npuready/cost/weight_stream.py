@@ -64,9 +64,14 @@ def tflite_int8(weights: np.ndarray) -> np.ndarray:
     scale = peak / 127.0
     inverse = np.divide(1.0, scale, out=np.zeros_like(scale), where=scale > 0).astype(np.float32)
     with np.errstate(over="ignore", invalid="ignore"):  # a subnormal peak: 1/scale overflows float32
-        x = np.nan_to_num(w * inverse.reshape(-1, *([1] * (w.ndim - 1))), nan=0.0)
-    q = np.sign(x) * np.floor(np.abs(x) + np.float32(0.5))
-    return np.clip(q, -127, 127).astype(np.int8)
+        x = w * inverse.reshape(-1, *([1] * (w.ndim - 1)))
+        x[np.isnan(x)] = 0.0  # +-inf stay: the clamp takes them to +-127
+        q = np.abs(x)  # round half away from zero, in place: sign(x) * floor(|x| + 0.5)
+        q += np.float32(0.5)
+        np.floor(q, out=q)
+        np.copysign(q, x, out=q)
+    np.clip(q, -127, 127, out=q)
+    return q.astype(np.int8)
 
 
 def traversal(weights: LayerWeights) -> str:

@@ -18,11 +18,15 @@ import hashlib
 import os
 import shutil
 import subprocess
+import threading
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from npuready.engine import cpp_plan
+from npuready.engine.cpp_plan import pointer_array
 from npuready.engine.cpp_weights import prepared as _prepared
 from npuready.engine.intgraph import IntGraph, IntOp
 from npuready.engine.ops import MODULES, add, matmul, mean, mul, prelu
@@ -31,12 +35,14 @@ from npuready.engine.ops.lut import reshaped
 from npuready.engine.ops.pad import padded
 from npuready.engine.ops.resize import gather
 from npuready.engine.ops.slice import take
-from npuready.engine.runner import run_graph
+from npuready.engine.runner import check_input, run_graph
 from npuready.errors import InputError
 
 SRC = Path(__file__).parent / "cpp"
 FLAGS = ["-O2", "-fvect-cost-model=dynamic", "-std=c++17", "-shared", "-fPIC"]  # portable; AVX2 by dispatch
 ROUNDING_CODE = {"double": 0, "single": 1}
+COLS_BELOW_PIXELS = 16  # a Conv with fewer output pixels per image gets its weights packed as columns too
+_NO_COLS = np.zeros(1, np.int16)
 def _array_pointer(dtype) -> type:
     """ctypes argument type: a C-contiguous ndarray of ``dtype``, passed as its data pointer. Checks what
     ``np.ctypeslib.ndpointer`` checks here, at a third of its cost per call (deit_tiny makes ~900 calls per
@@ -63,7 +69,7 @@ CTYPE = {"i8*": _P8, "i16*": _P16, "i32*": _P32, "i64*": _P64, "f32*": _PF, "int
 SIGNATURES = {
     **{m.DESCRIPTOR.cpp.symbol: [CTYPE[t] for t in m.DESCRIPTOR.cpp.argtypes(m.DESCRIPTOR.params)]
        for m in MODULES if m.DESCRIPTOR.cpp is not None},
-    "npr_conv": [_P8] + [_I] * 4 + [_P8, _P32] + [_I] * 4 + [_P32] + [_I] * 11 + [_P32, _P32, _I, _I, _I, _P8],
+    "npr_conv": [_P8] + [_I] * 4 + [_P8, _P32, _P16] + [_I] * 5 + [_P32] + [_I] * 11 + [_P32, _P32, _I, _I, _I, _P8],
     "npr_gemm": [_P8, _I, _I, _P32, _P16, _I, _P32, _I, _I, _P32, _P32, _I, _I, _I, _P8],
     "npr_maxpool": [_P8] + [_I] * 12 + [_P8],
     "npr_avgpool": [_P8] + [_I] * 12 + [_P8],
@@ -81,6 +87,8 @@ SIGNATURES = {
     "npr_requantize": [_P32, _I, _P32, _P32, _P32, _I, _I, _I, _I, _P8],
 }
 RETURNS = {"npr_pair_tile": ([_I], C.c_int)}
+#: the ctypes types of a replayed call (``cpp_plan``): pointers pre-resolved to addresses, scalars as declared
+_RAW = {_P8: C.c_void_p, _P16: C.c_void_p, _P32: C.c_void_p, _PF: C.c_void_p, _P64: C.c_void_p}
 
 
 def sources() -> list[Path]:
@@ -126,6 +134,51 @@ def library() -> C.CDLL:
     return lib
 
 
+@lru_cache(maxsize=1)
+def raw_library() -> C.CDLL:
+    """A second handle on the library whose functions take addresses where ``library()``'s take arrays: the
+    calls ``cpp_plan`` replays, already checked when they were recorded."""
+    lib = C.CDLL(str(build()))
+    for name, args in SIGNATURES.items():
+        fn = getattr(lib, name)
+        fn.argtypes = [_RAW.get(a, a) for a in args]
+        fn.restype = None
+    return lib
+
+
+_RECORDING = threading.local()
+
+
+class _Recorder:
+    """``library()`` that also notes each call (symbol, arguments) for ``cpp_plan``."""
+
+    def __init__(self, calls: list):
+        self.calls = calls
+
+    def __getattr__(self, symbol: str):
+        fn = getattr(library(), symbol)
+
+        def call(*args):
+            self.calls.append((symbol, args))
+            return fn(*args)
+        return call
+
+
+@contextmanager
+def recording():
+    """Within: every kernel call into C++ is also appended to the yielded list (this thread only)."""
+    calls: list = []
+    _RECORDING.recorder = _Recorder(calls)
+    try:
+        yield calls
+    finally:
+        _RECORDING.recorder = None
+
+
+def _lib():
+    return getattr(_RECORDING, "recorder", None) or library()
+
+
 TILE_KINDS = ("scalar", "sse2", "avx2")
 
 
@@ -164,9 +217,9 @@ def _rescale(p, x: np.ndarray, lo: int, hi: int, rounding: int) -> np.ndarray:
         return x
     y = np.empty_like(x)
     if p is None:
-        library().npr_rescale(x, x.size, 0, 0, 0, 0, 0, lo, hi, rounding, y)
+        _lib().npr_rescale(x, x.size, 0, 0, 0, 0, 0, lo, hi, rounding, y)
     else:
-        library().npr_rescale(x, x.size, 1, p["input_zero_point"], p["multiplier"], p["shift"],
+        _lib().npr_rescale(x, x.size, 1, p["input_zero_point"], p["multiplier"], p["shift"],
                               p["output_zero_point"], lo, hi, rounding, y)
     return y
 
@@ -174,17 +227,19 @@ def _rescale(p, x: np.ndarray, lo: int, hi: int, rounding: int) -> np.ndarray:
 # ----- one function per op kind, mirroring engine/ops/<op>.py ---------------------------------
 def _conv(op, xs, r):
     p, x = op.params, _c8(xs[0])
-    k = _prepared(p)
-    w = k["weight"]
+    w = p["weight"]
     n, c, h, wd = x.shape
     o, cg, kh, kw = w.shape
     (sh, sw), (dh, dw), (pt, pl, pb, pr) = p["strides"], p["dilations"], p["pads"]
     oh = (h + pt + pb - dh * (kh - 1) - 1) // sh + 1
     ow = (wd + pl + pr - dw * (kw - 1) - 1) // sw + 1
+    few = p["group"] == 1 and oh * ow < COLS_BELOW_PIXELS  # conv.cpp may take the pixels as rows
+    k = _prepared(p, cols=few)
     y = np.empty((n, o, oh, ow), np.int8)
-    library().npr_conv(x, n, c, h, wd, w, k["pairs"], o, cg, kh, kw, k["bias"], sh, sw, dh, dw, pt, pl, oh, ow,
-                       p["group"], p["input_zero_point"], p["output_zero_point"], k["multiplier"], k["shift"],
-                       p["act_min"], p["act_max"], r, y)
+    _lib().npr_conv(x, n, c, h, wd, k["weight"], k["pairs"], k["cols"] if few else _NO_COLS, int(few), o, cg, kh,
+                    kw, k["bias"], sh, sw, dh, dw, pt, pl, oh, ow, p["group"], p["input_zero_point"],
+                    p["output_zero_point"], k["multiplier"], k["shift"],
+                    p["act_min"], p["act_max"], r, y)
     return y
 
 
@@ -195,7 +250,7 @@ def _gemm(op, xs, r):
     lead = x.shape[:-1]
     n = int(np.prod(lead)) if lead else 1
     y = np.empty((*lead, o), np.int8)
-    library().npr_gemm(x, n, k, pre["pairs"], pre["cols"], o, pre["bias"], p["input_zero_point"],
+    _lib().npr_gemm(x, n, k, pre["pairs"], pre["cols"], o, pre["bias"], p["input_zero_point"],
                        p["output_zero_point"], pre["multiplier"], pre["shift"], p["act_min"], p["act_max"], r, y)
     return y
 
@@ -204,7 +259,7 @@ def _add(op, xs, r):
     p = op.params
     a, b = _broadcast8(xs[0], xs[1])
     y = np.empty_like(a)
-    library().npr_add(a, b, a.size, *scalar_args(add.Params, p), r, y)
+    _lib().npr_add(a, b, a.size, *scalar_args(add.Params, p), r, y)
     return y
 
 
@@ -212,7 +267,7 @@ def _mul(op, xs, r):
     p = op.params
     a, b = _broadcast8(xs[0], xs[1])
     y = np.empty_like(a)
-    library().npr_mul(a, b, a.size, *scalar_args(mul.Params, p), r, y)
+    _lib().npr_mul(a, b, a.size, *scalar_args(mul.Params, p), r, y)
     return y
 
 
@@ -223,7 +278,7 @@ def _pool(fn_name):
         (kh, kw), (sh, sw), (pt, pl, pb, pr) = p["kernel"], p["strides"], p["pads"]
         oh, ow = (h + pt + pb - kh) // sh + 1, (w + pl + pr - kw) // sw + 1
         y = np.empty((n, c, oh, ow), np.int8)
-        getattr(library(), fn_name)(x, n, c, h, w, kh, kw, sh, sw, pt, pl, oh, ow, y)
+        getattr(_lib(), fn_name)(x, n, c, h, w, kh, kw, sh, sw, pt, pl, oh, ow, y)
         return _rescale(p["rescale"], y, p["act_min"], p["act_max"], r)
     return run
 
@@ -235,7 +290,7 @@ def _mean(op, xs, r):
     xt = _c8(np.transpose(x, keep + axes))  # reduced axes last and contiguous
     planes = int(np.prod([x.shape[a] for a in keep]))
     y = np.empty(planes, np.int8)
-    library().npr_mean(xt, planes, *scalar_args(mean.Params, p), r, y)
+    _lib().npr_mean(xt, planes, *scalar_args(mean.Params, p), r, y)
     shape = [1 if a in axes else x.shape[a] for a in range(x.ndim)] if p["keepdims"] else [x.shape[a] for a in keep]
     return y.reshape(shape)
 
@@ -246,7 +301,7 @@ def _gather(op, xs, r):
     flat = np.ascontiguousarray(idx.reshape(-1))
     outer, inner = int(np.prod(x.shape[:ax])), int(np.prod(x.shape[ax + 1:]))
     y = np.empty(outer * flat.size * inner, np.int8)
-    library().npr_gather(x, outer, x.shape[ax], inner, flat, flat.size, y)
+    _lib().npr_gather(x, outer, x.shape[ax], inner, flat, flat.size, y)
     y = y.reshape(*x.shape[:ax], *idx.shape, *x.shape[ax + 1:])
     return _rescale(p["rescale"], y, p["act_min"], p["act_max"], r)
 
@@ -259,7 +314,7 @@ def _matmul(op, xs, r):
     b = _c8(np.broadcast_to(b, (*lead, *b.shape[-2:])))
     m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
     y = np.empty((*lead, m, n), np.int8)
-    library().npr_matmul(a, b, int(np.prod(lead)), m, k, n, *scalar_args(matmul.Params, p), r, y)
+    _lib().npr_matmul(a, b, int(np.prod(lead)), m, k, n, *scalar_args(matmul.Params, p), r, y)
     return y
 
 
@@ -268,7 +323,7 @@ def _softmax(op, xs, r):
     axis = p.get("axis", xs[0].ndim - 1)
     x = _c8(np.moveaxis(xs[0], axis, -1))  # the normalised axis last and contiguous
     y = np.empty_like(x)
-    library().npr_softmax(x, x.size // x.shape[-1], x.shape[-1], np.ascontiguousarray(p["exp_table"], np.int64),
+    _lib().npr_softmax(x, x.size // x.shape[-1], x.shape[-1], np.ascontiguousarray(p["exp_table"], np.int64),
                           p["acc_bits"], y)
     return _rescale(p["rescale"], np.moveaxis(y, -1, axis), p["act_min"], p["act_max"], r)
 
@@ -276,7 +331,7 @@ def _softmax(op, xs, r):
 def _layernorm(op, xs, r):
     p, x = op.params, _c8(xs[0])
     y = np.empty_like(x)
-    library().npr_layernorm(x, x.size // x.shape[-1], x.shape[-1], p["input_zero_point"], p["output_zero_point"],
+    _lib().npr_layernorm(x, x.size // x.shape[-1], x.shape[-1], p["input_zero_point"], p["output_zero_point"],
                             int(p["eps"]), p["frac_bits"], p["gamma_bits"],
                             np.ascontiguousarray(p["gamma"], np.int64), np.ascontiguousarray(p["beta"], np.int64),
                             p["act_min"], p["act_max"], y)
@@ -292,7 +347,7 @@ def _prelu(op, xs, r):
     p, x = op.params, _c8(xs[0])
     alpha = _c8(np.broadcast_to(p["alpha"], x.shape))
     y = np.empty_like(x)
-    library().npr_prelu(x, alpha, x.size, *scalar_args(prelu.Params, p), r, y)
+    _lib().npr_prelu(x, alpha, x.size, *scalar_args(prelu.Params, p), r, y)
     return y
 
 
@@ -305,7 +360,7 @@ def _convtranspose(op, xs, r):
     full_h, full_w = (h - 1) * sh + kh + oph, (wd - 1) * sw + kw + opw
     oh, ow = full_h - pt - pb, full_w - pl - pr
     y = np.empty((n, o, oh, ow), np.int8)
-    library().npr_convtranspose(x, n, c, h, wd, w, o, kh, kw, _c32(p["bias"], o), sh, sw, pt, pl, full_h, full_w,
+    _lib().npr_convtranspose(x, n, c, h, wd, w, o, kh, kw, _c32(p["bias"], o), sh, sw, pt, pl, full_h, full_w,
                                 oh, ow, p["input_zero_point"], p["output_zero_point"], _c32(p["multiplier"], o),
                                 _c32(p["shift"], o), p["act_min"], p["act_max"], r, y)
     return y
@@ -315,7 +370,7 @@ def _batchnorm(op, xs, r):
     p, x = op.params, _c8(xs[0])
     c = p["weight"].size
     y = np.empty_like(x)
-    library().npr_batchnorm(x, x.shape[0], c, x.size // (x.shape[0] * c), _c8(p["weight"]), _c32(p["bias"], c),
+    _lib().npr_batchnorm(x, x.shape[0], c, x.size // (x.shape[0] * c), _c8(p["weight"]), _c32(p["bias"], c),
                             p["input_zero_point"], _c32(p["multiplier"], c), _c32(p["shift"], c),
                             p["output_zero_point"], p["act_min"], p["act_max"], r, y)
     return y
@@ -338,7 +393,7 @@ def _resize_bilinear(op, xs, r):
     y = np.empty((n, c, oh, ow), np.int8)
     arrays = [np.ascontiguousarray(p[k], np.int64) for k in ("row_pos", "row_lo", "row_hi", "col_pos", "col_lo",
                                                               "col_hi")]
-    library().npr_resize_bilinear(x, n * c, h, w, oh, ow, *arrays, y)
+    _lib().npr_resize_bilinear(x, n * c, h, w, oh, ow, *arrays, y)
     return _rescale(p["rescale"], y, p["act_min"], p["act_max"], r)
 
 
@@ -358,7 +413,7 @@ def _transpose(op, xs, r):
     p, x = op.params, _c8(xs[0])
     perm = np.asarray(p["perm"], np.int32)
     y = np.empty(tuple(x.shape[i] for i in perm), np.int8)
-    library().npr_transpose(x, x.ndim, np.asarray(x.shape, np.int64), perm, y)
+    _lib().npr_transpose(x, x.ndim, np.asarray(x.shape, np.int64), perm, y)
     return _rescale(p["rescale"], y, p["act_min"], p["act_max"], r)
 
 
@@ -370,8 +425,8 @@ def _concat(op, xs, r):
     sizes = np.asarray([q.shape[ax] for q in parts], np.int64)
     shape[ax] = int(sizes.sum())
     y = np.empty(shape, np.int8)
-    ptrs = (C.c_void_p * len(parts))(*[q.ctypes.data for q in parts])
-    library().npr_concat(ptrs, sizes, len(parts), int(np.prod(shape[:ax])), int(np.prod(shape[ax + 1:])), y)
+    _lib().npr_concat(pointer_array(parts), sizes, len(parts), int(np.prod(shape[:ax])),
+                      int(np.prod(shape[ax + 1:])), y)
     return y
 
 
@@ -382,7 +437,7 @@ def _rescale_op(op, xs, r):
 def _lut(op, xs, r):
     x = _c8(xs[0])
     y = np.empty_like(x)
-    library().npr_lut(x, x.size, _c8(op.params["table"]), y)
+    _lib().npr_lut(x, x.size, _c8(op.params["table"]), y)
     return reshaped(op.params, y)
 
 
@@ -392,7 +447,7 @@ def _quantize(op, xs, r):
     p = op.params
     x = np.ascontiguousarray(xs[0], dtype=np.float32)
     y = np.empty(x.shape, np.int8)
-    library().npr_quantize(x, x.size, float(p["scale"]), p["zero_point"], 0 if p["mode"] == "half_away" else 1, y)
+    _lib().npr_quantize(x, x.size, float(p["scale"]), p["zero_point"], 0 if p["mode"] == "half_away" else 1, y)
     return y
 
 
@@ -421,5 +476,13 @@ def run_op(op: IntOp, inputs: list[np.ndarray]) -> np.ndarray:
 
 
 def run(graph: IntGraph, x: np.ndarray, keep: bool = True) -> dict[str, np.ndarray]:
-    """Same contract as ``numpy_engine.run``."""
-    return run_graph(graph, x, run_op, keep)
+    """Same contract as ``numpy_engine.run``; each batch shape runs by its plan (``cpp_plan``)."""
+    x = np.asarray(x)
+    check_input(graph, x)
+    if len(x) == 0:
+        return run_graph(graph, x, run_op, keep)
+    if not graph.batchable and len(x) != 1:
+        parts = [run(graph, x[i:i + 1], keep) for i in range(len(x))]
+        return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    return cpp_plan.run(graph, x, keep, run_op, recording, raw_library(),
+                        lambda: run_graph(graph, x, run_op, keep))

@@ -36,10 +36,11 @@ def weight_cols(w: np.ndarray, tile_cols: int = 16) -> np.ndarray:
 _PREPARED: dict[int, tuple[weakref.ref, dict]] = {}
 
 
-def prepared(p) -> dict:
+def prepared(p, cols: bool = False) -> dict:
     """Per-op constant buffers of Conv and Gemm (contiguous weights, packed pairs, int32 per-channel vectors),
     made on the op's first call and kept as long as its weight array lives (arrays are not hashable: keyed
-    by identity, dropped by a finalizer)."""
+    by identity, dropped by a finalizer). ``cols``: also the weights as columns (Gemm always; a Conv with
+    few output pixels, on first need)."""
     w = p["weight"]
     ref, got = _PREPARED.get(id(w), (None, None))
     if ref is None or ref() is not w:
@@ -50,4 +51,6 @@ def prepared(p) -> dict:
                   for k in ("bias", "multiplier", "shift")}}
         _PREPARED[id(w)] = (weakref.ref(w), got)
         weakref.finalize(w, _PREPARED.pop, id(w), None)
+    if cols and got["cols"] is None:
+        got["cols"] = weight_cols(w)
     return got

@@ -13,12 +13,16 @@ from npuready.engine.intgraph import IntGraph, IntOp
 from npuready.errors import InputError
 
 
-def run_graph(graph: IntGraph, x: np.ndarray, run_op: Callable[[IntOp, list], np.ndarray],
-              keep: bool = True) -> dict[str, np.ndarray]:
-    x = np.asarray(x)
+def check_input(graph: IntGraph, x: np.ndarray) -> None:
     if x.ndim != len(graph.input_shape) or tuple(x.shape[1:]) != tuple(graph.input_shape[1:]):
         raise InputError(f"input {graph.input}: shape {tuple(x.shape)} does not match the graph's "
                          f"{tuple(graph.input_shape)} (any batch size allowed)")
+
+
+def run_graph(graph: IntGraph, x: np.ndarray, run_op: Callable[[IntOp, list], np.ndarray],
+              keep: bool = True) -> dict[str, np.ndarray]:
+    x = np.asarray(x)
+    check_input(graph, x)
     if not graph.batchable and len(x) != 1:
         parts = [run_graph(graph, x[i:i + 1], run_op, keep) for i in range(len(x))]
         return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]} if parts else {}

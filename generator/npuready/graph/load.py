@@ -92,11 +92,14 @@ def read_model(path: Path) -> onnx.ModelProto:
         raise InputError(f"{label}: not an ONNX model (protobuf parse failed: {_short(exc)}); "
                          "the file is truncated, corrupt or another format") from None
     _check_structure(model, label)
+    # no sparse initializer to densify and no external data to load: the file's bytes are the model's, so the
+    # checker reads them as they are instead of a fresh serialisation of the parsed copy
+    pristine = not model.graph.sparse_initializer and next(_external_tensors(model), None) is None
     densify(model, label)
     _check_runnable(model, label)
     _check_declared_sizes(model, label)
     _load_external(model, path, label)  # before the checker, which would otherwise read external files itself
-    _run_checker(model, label)
+    _run_checker(data if pristine else model, label)
     return model
 
 
@@ -178,7 +181,7 @@ def _check_acyclic(g: onnx.GraphProto, known: set[str], label: str) -> None:
                          f"({stuck.op_type}); an ONNX graph must be acyclic")
 
 
-def _run_checker(model: onnx.ModelProto, label: str) -> None:
+def _run_checker(model: "onnx.ModelProto | bytes", label: str) -> None:
     try:
         onnx.checker.check_model(model, full_check=False)
     except onnx.checker.ValidationError as exc:

@@ -38,9 +38,56 @@ import onnx
 
 from npuready.graph.ort_fold import folded_values, with_constants
 
+#: a floating-point initializer of at least this many elements is a weight: shape inference reads its dims only
+WEIGHT_ELEMENTS = 4096
+_FLOATS = {onnx.TensorProto.FLOAT, onnx.TensorProto.DOUBLE, onnx.TensorProto.FLOAT16, onnx.TensorProto.BFLOAT16}
+
+
 def onnx_inferred(model: onnx.ModelProto) -> onnx.ModelProto:
-    """onnx's own shape inference with data propagation (non-strict); raises what onnx raises."""
-    return onnx.shape_inference.infer_shapes(model, check_type=False, strict_mode=False, data_prop=True)
+    """onnx's own shape inference with data propagation (non-strict); raises what onnx raises.
+
+    ``infer_shapes`` serialises the model, infers in C++ and parses the result back: with the weights, two
+    whole copies of them for dims it reads from the tensors' headers. So it runs on a copy whose large
+    floating-point initializers carry name, type and dims but no data (the values data propagation and the
+    shape-reading ops (Reshape, Slice, Pad, Resize, ...) read are integer or small tensors, kept whole), and
+    the initializers are put back, in order, into the inferred model."""
+    g = model.graph
+    heavy = [i for i, t in enumerate(g.initializer) if t.data_type in _FLOATS and _elements(t) >= WEIGHT_ELEMENTS]
+    if not heavy:
+        return onnx.shape_inference.infer_shapes(model, check_type=False, strict_mode=False, data_prop=True)
+    light = _copy_without(model, onnx.ModelProto(), "graph")
+    _copy_without(g, light.graph, "initializer")
+    heavy_set = set(heavy)
+    for i, t in enumerate(g.initializer):
+        if i in heavy_set:
+            light.graph.initializer.add(name=t.name, dims=t.dims, data_type=t.data_type)
+        else:
+            light.graph.initializer.add().CopyFrom(t)
+    out = onnx.shape_inference.infer_shapes(light, check_type=False, strict_mode=False, data_prop=True)
+    del out.graph.initializer[:]
+    out.graph.initializer.extend(g.initializer)
+    return out
+
+
+def _elements(t: onnx.TensorProto) -> int:
+    n = 1
+    for d in t.dims:
+        n *= d
+    return n
+
+
+def _copy_without(src, dst, skip: str):
+    """``dst`` (an empty message of ``src``'s type) given every set field of ``src`` except ``skip``."""
+    for field, value in src.ListFields():
+        if field.name == skip:
+            continue
+        if field.is_repeated:
+            getattr(dst, field.name).extend(value)
+        elif field.message_type is not None:
+            getattr(dst, field.name).CopyFrom(value)
+        else:
+            setattr(dst, field.name, value)
+    return dst
 
 
 def symbolic_inferred(model: onnx.ModelProto) -> onnx.ModelProto | None:

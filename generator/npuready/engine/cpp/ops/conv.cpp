@@ -3,7 +3,8 @@
 // packed int16 pairs, zero point already removed so padding is 0), multiplied by the packed weights, and
 // every accumulator is requantised as soon as it is complete (fused epilogue). Depthwise (one input and one
 // output channel per group): each plane is copied once into a zero-bordered int16 plane and every kernel tap
-// adds one shifted plane. Integer sums are exact in any order.
+// adds one shifted plane. Few output pixels per product (batch 1, 1x1 planes): the pixels as rows and the
+// weights as columns instead (pixels_as_rows). Integer sums are exact in any order.
 #include <algorithm>
 #include <vector>
 
@@ -46,6 +47,44 @@ void gather_windows(const int8_t* x, const Shape& s, int c0, int in_zp, PairCols
         }
       }
   }
+}
+
+// few output pixels (batch 1 late in a network, squeeze-excite 1x1 planes): the pixels of the nb images from
+// b0 as the product's rows, each packed as int32 pairs of its window (k = (ic, ky, kx), zero point removed,
+// padding 0), against the weights as columns (pairgemm.h's PairCols of the (K x o) transpose, packed once
+// per op): a 16-column tile then covers 16 output channels instead of 16 mostly padded pixels.
+void pixels_as_rows(const int8_t* x, const Shape& s, int n, const int16_t* weight_cols, const int32_t* bias,
+                    int in_zp, int out_zp, const int32_t* mult, const int32_t* shift, int act_min, int act_max,
+                    int rounding, bool simd, int8_t* y) {
+  const int P = s.oh * s.ow, K = s.c * s.kh * s.kw, kp = (K + 1) / 2;
+  std::vector<int32_t> xp(static_cast<size_t>(n) * P * kp, 0);
+  for (int b = 0; b < n; ++b)
+    for (int oy = 0; oy < s.oh; ++oy)
+      for (int ox = 0; ox < s.ow; ++ox) {
+        int32_t* row = xp.data() + (static_cast<int64_t>(b) * P + oy * s.ow + ox) * kp;
+        for (int ic = 0; ic < s.c; ++ic) {
+          const int8_t* xc = x + (static_cast<int64_t>(b) * s.c + ic) * s.h * s.w;
+          for (int ky = 0; ky < s.kh; ++ky) {
+            const int iy = oy * s.sh - s.pt + ky * s.dh;
+            for (int kx = 0; kx < s.kw; ++kx) {
+              const int ix = ox * s.sw - s.pl + kx * s.dw;
+              if (iy < 0 || iy >= s.h || ix < 0 || ix >= s.w) continue;  // padding: 0
+              const int i = (ic * s.kh + ky) * s.kw + kx;
+              const uint32_t v = static_cast<uint16_t>(static_cast<int16_t>(xc[iy * s.w + ix] - in_zp));
+              row[i / 2] |= static_cast<int32_t>(i % 2 ? v << 16 : v);
+            }
+          }
+        }
+      }
+  const int pp = (s.o + kTileCols - 1) / kTileCols * kTileCols;
+  std::vector<int8_t> run(s.o);
+  pair_gemm(xp.data(), n * P, weight_cols, kp, pp, s.o, [&](int r, int oc, const int32_t* acc, int count) {
+    const int b = r / P, p = r % P;
+    requantize_run(acc, count, bias + oc, mult + oc, shift + oc, true, out_zp, act_min, act_max, rounding, simd,
+                   run.data());  // output channels along the run: one pixel, strided output
+    int8_t* out = y + (static_cast<int64_t>(b) * s.o + oc) * P + p;
+    for (int i = 0; i < count; ++i) out[static_cast<int64_t>(i) * P] = run[i];
+  });
 }
 
 // depthwise: output channel ch reads input channel ch only (cg == 1, o == c)
@@ -91,12 +130,13 @@ void depthwise(const int8_t* x, const Shape& s, const int8_t* weight, const int3
 }  // namespace
 
 extern "C" void npr_conv(const int8_t* x, int n, int c, int h, int w,
-                         const int8_t* weight, const int32_t* weight_pairs, int o, int cg, int kh, int kw,
+                         const int8_t* weight, const int32_t* weight_pairs, const int16_t* weight_cols,
+                         int have_cols, int o, int cg, int kh, int kw,
                          const int32_t* bias, int sh, int sw, int dh, int dw, int pt, int pl, int oh, int ow,
                          int group, int in_zp, int out_zp, const int32_t* mult, const int32_t* shift,
                          int act_min, int act_max, int rounding, int8_t* y) {
-  // params: weight (o, cg, kh, kw), packed as pairgemm.h's pairs in weight_pairs (o, ceil(K / 2));
-  // output channel oc reads input channels g*cg .. g*cg+cg-1
+  // params: weight (o, cg, kh, kw), packed as pairgemm.h's pairs in weight_pairs (o, ceil(K / 2)) and, when
+  // have_cols, as PairCols(K, o) data in weight_cols; output channel oc reads input channels g*cg .. g*cg+cg-1
   const Shape s{c, h, w, o, cg, kh, kw, sh, sw, dh, dw, pt, pl, oh, ow};
   const int P = oh * ow;
   const bool simd = pair_tile_kind() == 2 && requantize_simd_ok(mult, shift, o, rounding);
@@ -104,6 +144,13 @@ extern "C" void npr_conv(const int8_t* x, int n, int c, int h, int w,
     for (int b = 0; b < n; ++b)
       depthwise(x + static_cast<int64_t>(b) * c * h * w, s, weight, bias, in_zp, out_zp, mult, shift, act_min,
                 act_max, rounding, simd, y + static_cast<int64_t>(b) * o * P);
+    return;
+  }
+  if (have_cols && group == 1 && padded_work(n * P, o) < padded_work(o, n * P)) {
+    const int images = std::max(1, kImageColumns / P);  // bounded packing: about kImageColumns pixel rows
+    for (int b0 = 0; b0 < n; b0 += images)
+      pixels_as_rows(x + static_cast<int64_t>(b0) * c * h * w, s, std::min(images, n - b0), weight_cols, bias, in_zp,
+                     out_zp, mult, shift, act_min, act_max, rounding, simd, y + static_cast<int64_t>(b0) * o * P);
     return;
   }
   const int og = o / group;

@@ -63,6 +63,20 @@ __attribute__((target("avx2"))) void tile_avx2(const int32_t* const* w, int kp, 
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j * kTileCols + 8), c[j][1]);
   }
 }
+
+// one row (a batch-1 Gemm, a Conv's single pixel row): the 4-row tile would compute three rows of zeros
+__attribute__((target("avx2"))) void tile1_avx2(const int32_t* w, int kp, const int16_t* b, int64_t stride,
+                                                int32_t* out) {
+  __m256i c0 = _mm256_setzero_si256(), c1 = _mm256_setzero_si256();
+  for (int i = 0; i < kp; ++i) {
+    const int16_t* src = b + i * stride;
+    const __m256i a = _mm256_set1_epi32(w[i]);
+    c0 = _mm256_add_epi32(c0, _mm256_madd_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src)), a));
+    c1 = _mm256_add_epi32(c1, _mm256_madd_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + 16)), a));
+  }
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), c0);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 8), c1);
+}
 #endif
 
 int best_kind() {
@@ -87,6 +101,13 @@ int active_kind = best_kind();
 }  // namespace
 
 PairTile pair_tile() { return kernel_of(active_kind); }
+
+PairTile1 pair_tile1() {
+#if NPR_X86
+  if (active_kind == 2) return tile1_avx2;
+#endif
+  return nullptr;
+}
 
 int pair_tile_kind() { return active_kind; }
 

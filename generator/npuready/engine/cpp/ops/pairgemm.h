@@ -34,11 +34,15 @@ struct PairCols {
 using PairTile = void (*)(const int32_t* const* w, int kp, const int16_t* b, int64_t stride, int32_t* out);
 PairTile pair_tile();  // the widest kernel this CPU runs (pairgemm.cpp, chosen at run time; npr_pair_tile)
 int pair_tile_kind();  // 0 scalar, 1 SSE2, 2 AVX2: the epilogue may use AVX2 only when this is 2
+// out[q] = sum_i pairs(w[i]) . pairs(b[i * stride + 2q .. 2q+1]), q < kTileCols: one row of the tile
+using PairTile1 = void (*)(const int32_t* w, int kp, const int16_t* b, int64_t stride, int32_t* out);
+PairTile1 pair_tile1();  // a one-row kernel of the kind in use, or nullptr (then the 4-row tile runs)
 
 // b given as its packed data (kp rows of pp column pairs; only the first ``cols`` columns are stored)
 template <typename Store>
 void pair_gemm(const int32_t* wp, int rows, const int16_t* b, int kp, int pp, int cols, Store store) {
   const PairTile tile = pair_tile();
+  const PairTile1 tile1 = pair_tile1();
   const std::vector<int32_t> zero(kp, 0);
   alignas(32) int32_t out[kTileRows * kTileCols];
   constexpr int kChunk = 256;  // columns per pass: the b panel stays in L2 while every row block reads it
@@ -50,7 +54,10 @@ void pair_gemm(const int32_t* wp, int rows, const int16_t* b, int kp, int pp, in
       const int32_t* w[kTileRows];
       for (int j = 0; j < kTileRows; ++j) w[j] = j < nr ? wp + static_cast<int64_t>(r0 + j) * kp : zero.data();
       for (int p0 = c0; p0 < c1; p0 += kTileCols) {
-        tile(w, kp, b + static_cast<int64_t>(p0) * 2, static_cast<int64_t>(pp) * 2, out);
+        if (nr == 1 && tile1 != nullptr)
+          tile1(w[0], kp, b + static_cast<int64_t>(p0) * 2, static_cast<int64_t>(pp) * 2, out);
+        else
+          tile(w, kp, b + static_cast<int64_t>(p0) * 2, static_cast<int64_t>(pp) * 2, out);
         const int np = std::min(kTileCols, cols - p0);
         for (int j = 0; j < nr; ++j) store(r0 + j, p0, out + j * kTileCols, np);
       }
