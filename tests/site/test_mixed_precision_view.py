@@ -68,4 +68,5 @@ def test_the_headline_says_which_bound_stopped_the_search():
     card = html[html.index(f'<article class="card finding" data-exp="{E}">'):]
     card = card[:card.index("</article>")]
     assert any(b["data-path"] == f"{B}/keep_float/metric" for b in scan(card).nums)
-    assert "The search stopped: <b>reached</b>" in card
+    assert "The search stopped: <b>reached</b>" in card and "the test images\nmiss the goal" in card
+    assert f'data-path="{B}/search">why</button>' in card
