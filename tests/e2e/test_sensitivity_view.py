@@ -33,9 +33,9 @@ def test_the_panel_draws_the_gain_chart_and_marks_the_chosen_layers(page_and_wat
     panel.locator("figure.chart svg, figure.chart canvas").first.wait_for(state="attached", timeout=20000)
     kept = {k["name"] for k in sec["keep_float"]["kept"]}
     ranked = panel.locator("details table.data").first
-    names = ranked.locator("tbody tr td:nth-child(2)").all_inner_texts()
+    names = ranked.locator("tbody tr td:nth-child(2)").all_text_contents()
     assert names == [r["name"] for r in sec["sensitivity"]["rows"]]  # the stored ranking, in order
-    marked = ranked.locator("tbody tr:has(b.kept-float) td:nth-child(2)").all_inner_texts()
+    marked = ranked.locator("tbody tr:has(b.kept-float) td:nth-child(2)").all_text_contents()
     assert set(marked) == kept and len(marked) == len(kept)
     assert watch.errors == [] and watch.network == []
 
