@@ -54,3 +54,17 @@ def test_ranking_and_top_share_are_exact():
     assert t.total_loss == 0.5
     assert t.top_share(1) == pytest.approx(0.6) and t.top_share(2) == pytest.approx(0.8)
     assert t.to_dict()["top_share"] == {"1": t.top_share(1), "3": t.top_share(3)}
+
+
+def test_integer_score_in_chunks_is_the_whole_batch_score_and_drops_the_island_sessions(measured, monkeypatch):
+    import npuready.sensitivity.measure as measure
+    from npuready.engine.ops import float_island
+
+    fm, q, x, _ = measured
+    mixed = keep_float(q, fm, ["c2"])
+    scorer = Scorer(fm, x, "classification")
+    whole = scorer.score_integer(mixed)
+    assert float_island._SESSIONS == {}  # a search builds hundreds of islands: none is kept after a score
+    monkeypatch.setattr(measure, "CHUNK", 7)  # 40 images: 6 chunks, the last one short
+    assert scorer.score_integer(mixed) == whole
+    assert scorer.score_integer(q) == Scorer(fm, x, "classification").score_integer(q)

@@ -50,7 +50,7 @@ def test_no_inline_is_the_page_and_its_assets():
     files = standalone_files(REPORT, inline=False)
     assert sorted(files) == sorted(["report.html", *(f"assets/{n}" for n in PAGE_ASSETS)])
     assert PAGE_ASSETS == ("site.css", "site.js", "drilldown.js", "layertable.js", "nodepanel.js", "graphtools.js",
-                           "graphnav.js", "heatscale.js", "reportdoc.js", "modelview.js")
+                           "graphnav.js", "heatscale.js", "reportdoc.js", "sensitivity.js", "modelview.js")
     assert all(files[f"assets/{n}"] == asset(n) for n in PAGE_ASSETS)
     page = files["report.html"].decode()
     assert json.loads(_payload(page)) == REPORT

@@ -18,7 +18,8 @@ def _build():
 
 def test_every_known_fixture_is_drawn_by_its_hand_view():
     exps, build = _build()
-    assert sorted(exps) == ["activation-swap", "bitexact-litert", "cost-per-target", "intake", "parity-ladder",
+    assert sorted(exps) == ["activation-swap", "bitexact-litert", "cost-per-target", "intake", "mixed-precision",
+                            "parity-ladder",
                             "partitions", "pruning", "ptq-methods", "zoo-training"]
     assert build.warnings == []
     html = build.page
@@ -35,8 +36,8 @@ def test_parity_ladder_shows_each_rung_and_the_output_mismatch_as_percent():
             'data-scale="100">50.0%</button>') in html
     assert f'data-path="{base}/accuracy_integer">0.87</button>' in html
     assert "made-up line &lt;b&gt;one&lt;/b&gt;" in html
-    # ladder per-tensor, PTQ recipes, activation-swap stages, pruning, cost-per-target cycles
-    assert html.count('class="chart-spec"') == 5
+    # ladder per-tensor, PTQ recipes, activation-swap stages, pruning, cost-per-target cycles, mixed-precision gains
+    assert html.count('class="chart-spec"') == 6
 
 
 def test_ptq_headline_names_best_and_worst_recipe_from_stored_rows():

@@ -16,6 +16,8 @@ from npuready.sensitivity.run import outputs, sqnr_db
 from npuready.sensitivity.table import LayerRow, SensitivityTable, ranked
 from npuready.sensitivity.variants import variant
 
+CHUNK = 250  # images per integer-engine run in Scorer.score_integer
+
 
 class Scorer:
     """The task metric of a candidate model's outputs against the float model's, on fixed inputs."""
@@ -40,12 +42,23 @@ class Scorer:
         from npuready.engine import cpp_engine, numpy_engine
         from npuready.engine.export import export_integer_graph
 
+        from npuready.engine.ops import float_island
+
         graph = export_integer_graph(model, rounding=rounding)
-        codes = {"numpy": numpy_engine, "cpp": cpp_engine}[engine].run(graph, self.x, keep=False)
+        run = {"numpy": numpy_engine, "cpp": cpp_engine}[engine].run
         by_float = {graph.tensors[o].float_name: o for o in graph.outputs}
         order = [by_float.get(o.name, None) for o in model.graph.output]
         order = [o for o in order if o is not None] + [o for o in graph.outputs if o not in order]
-        got = tuple(graph.dequantize(o, codes[o]) for o in order)
+        parts = []
+        try:
+            for i in range(0, len(self.x), CHUNK):  # images are independent: chunks bound the engine's buffers
+                codes = run(graph, self.x[i:i + CHUNK], keep=False)
+                parts.append(tuple(graph.dequantize(o, codes[o]) for o in order))
+        finally:
+            # the engine keeps one onnxruntime session per float island; a search builds hundreds of islands,
+            # each session holding buffers for a chunk of images (a 1,000-image search ran out of 24 GiB)
+            float_island._SESSIONS.clear()
+        got = tuple(np.concatenate([p[k] for p in parts]) for k in range(len(order)))
         return float(self.metric.score(self.reference, got, self.choice.options).value)
 
 

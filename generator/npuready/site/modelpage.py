@@ -16,7 +16,7 @@ from markupsafe import Markup
 from npuready.site.embed import script_json
 
 PAGE_ASSETS = ("site.css", "site.js", "drilldown.js", "layertable.js", "nodepanel.js", "graphtools.js", "graphnav.js",
-               "heatscale.js", "reportdoc.js", "modelview.js")
+               "heatscale.js", "reportdoc.js", "sensitivity.js", "modelview.js")
 PAGE_SCRIPTS = tuple(n for n in PAGE_ASSETS if n.endswith(".js"))  # in the order the page runs them
 DAGRE = "dagre@3.1.3.min.js"
 
@@ -43,11 +43,14 @@ def csp_hash(script: str) -> str:
 
 
 def render_model_page(env: jinja2.Environment, doc: Mapping[str, Any], *, exp_id: str, title: str, root: str,
-                      prefix: str, back: str | None, source: str, inline: bool = False, rules: str = "") -> str:
+                      prefix: str, back: str | None, source: str, inline: bool = False, rules: str = "",
+                      sensitivity: tuple[str, str, Mapping[str, Any]] | None = None) -> str:
     """``root``: the JSON pointer of the report sections inside ``doc`` ("/results" for an experiment, "" for a
     bare report); ``prefix``: where ``assets/`` is relative to the page; ``back``: link to the Models index;
     ``inline``: styles and scripts inside the page (no ``assets/``); ``rules``: the link a rule id is appended to
-    for its documentation page ("" when the page stands alone: the finding's own why and fix are shown)."""
+    for its documentation page ("" when the page stands alone: the finding's own why and fix are shown);
+    ``sensitivity``: (experiment id, JSON pointer of its section for this model, the record to embed) for the
+    graph view's sensitivity overlay (``assets/sensitivity.js``), or None."""
     scripts = [Markup(inline_text(n)) for n in PAGE_SCRIPTS] if inline else []
     sections = doc.get("results", {}) if root == "/results" else doc
     summarised = sections.get("summarised", {}).get("note") if isinstance(sections, Mapping) else None
@@ -56,5 +59,7 @@ def render_model_page(env: jinja2.Environment, doc: Mapping[str, Any], *, exp_id
         summarised=summarised,
         page_scripts=PAGE_SCRIPTS,
         payload=Markup(script_json(doc)), dagre=Markup(inline_text(DAGRE)), asset_version=asset_versions(PAGE_ASSETS),
+        sens_exp=sensitivity[0] if sensitivity else "", sens_path=sensitivity[1] if sensitivity else "",
+        sens_payload=Markup(script_json(sensitivity[2])) if sensitivity else "",
         inline=inline, css=Markup(inline_text("site.css")) if inline else "", scripts=scripts,
         script_hashes=Markup(" ".join(csp_hash(s) for s in scripts)))

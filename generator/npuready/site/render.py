@@ -15,6 +15,7 @@ from npuready.site.docs import DocPage, render_doc
 from npuready.site.embed import script_js, script_json
 from npuready.site.fmt import is_number
 from npuready.site.modelindex import excerpt, is_model_report, light_ids, model_rows, page_path
+from npuready.site.sensitivity_overlay import overlay_for
 from npuready.site.modelpage import PAGE_ASSETS, render_model_page
 from npuready.site.numbers import Figures, MissingSource
 from npuready.site.refs import expand, localize, pack
@@ -185,7 +186,7 @@ def render_site(experiments: Mapping[str, Experiment], docs: Mapping[str, Doc], 
             files[page_path(exp_id)] = render_model_page(
                 env, exp.doc, exp_id=exp_id, title=exp.title, root="/results", prefix="../",
                 back="../index.html#reports", source=f"experiments/{exp_id}/result.json",
-                rules="../index.html#doc=rules/").encode("utf-8")
+                rules="../index.html#doc=rules/", sensitivity=overlay_for(exp, experiments)).encode("utf-8")
     return SiteBuild(files=files, figures=len(fig.emitted), warnings=warnings, page=page, records=embedded)
 
 

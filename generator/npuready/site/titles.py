@@ -102,6 +102,12 @@ TITLES: dict[str, tuple[str, str]] = {
     "gain_float": ("Gain, layer kept float", ""), "gain_output": ("Gain, output unrounded", ""),
     "sqnr_db": ("SQNR", "dB"), "costs": ("Costs per target", ""), "cycles_int8": ("Cycles, all INT8", "cycles"),
     "metric": ("Metric", ""), "gain": ("Gain", ""), "layer_count": ("Layers", ""),
+    "kept_float_nodes": ("Nodes run float", ""), "model_sha256": ("Model SHA-256", ""),
+    "test_goal": ("Goal on test images", ""), "test_meets_goal": ("Test images meet goal", ""),
+    "reached_on_holdout": ("Reached on held-out", ""), "metric_holdout": ("Metric, held-out", ""),
+    "metric_holdout_se": ("Its standard error", ""), "metric_test": ("Metric, test images", ""),
+    "metric_test_se": ("Its standard error", ""), "holdout_images": ("Held-out images", ""),
+    "test_images": ("Test images", ""), "gap": ("Held-out minus test", ""), "noise": ("Noise of the gap", ""),
     # vendor toolchains' placement and per-op error
     "placement": ("Placement", ""), "agreement": ("Agreement", ""), "agreeing": ("Nodes agreeing", ""),
     "cpu_operators": ("Vela CPU operators", ""), "npu_custom_operators": ("Vela NPU operators", ""),

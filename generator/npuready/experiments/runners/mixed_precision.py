@@ -10,6 +10,10 @@ top layers our top layers share. Unit of work: one model.
 """
 from __future__ import annotations
 
+import hashlib
+import math
+from pathlib import Path
+
 from npuready.experiments.context import RunContext
 from npuready.experiments.task import Task
 
@@ -25,7 +29,8 @@ def _ladder(fm, model, test, engine):
     return {"top1_agreement_integer_vs_float": r.agreement.get("integer_vs_float"),
             "top1_agreement_fake_quant_vs_float": r.agreement.get("fake_quant_vs_float"),
             "accuracy_integer": r.accuracy.get("integer"), "accuracy_float": r.accuracy.get("float"),
-            "float_ops": sum(t.kind == "Float" for t in r.tensors), "refused": dict(r.refused)}
+            "float_ops": sum(t.kind == "Float" for t in r.tensors), "refused": dict(r.refused),
+            "kept_float_nodes": list(r.kept_float)}
 
 
 def _costs(fm, names, targets) -> list[dict]:
@@ -38,6 +43,47 @@ def _costs(fm, names, targets) -> list[dict]:
         rows.append({"target": t, "cycles_int8": k.base.cycles, "extra_cycles": d.extra_cycles,
                      "extra_transfer_bytes": d.extra_transfer_bytes, "extra_segments": d.extra_segments})
     return rows
+
+
+def _se(p: float, n: int) -> float:
+    """The standard error of an agreement ``p`` measured on ``n`` images (binomial)."""
+    return math.sqrt(max(p * (1 - p), 0.0) / n) if n else 0.0
+
+
+def search_record(choice, holdout: int, test: int, test_metric: float, layers: int, test_goal: float) -> dict:
+    """Which bound stopped ``--keep-float auto`` and why its held-out figure differs from the test one.
+
+    The search accepts each layer by its effect on the held-out images and stops at the first set that reaches
+    the goal there, so its held-out figure is selected on those images: it over-states what the same build does
+    on images the search never saw (the test images) by more than their sampling noise alone. ``test_goal``: the
+    agreement the build should reach on the test images (the search's ``min_metric`` may ask more of the
+    held-out images, as a margin for that bias)."""
+    bounds = {"min_metric": choice.min_metric, "max_extra_cycles": None, "max_layers": None, "layers": layers}
+    m = choice.metric
+    gap = m - test_metric
+    noise = math.hypot(_se(m, holdout), _se(test_metric, test))
+    if choice.stopped_by == "reached":
+        stop = (f"the search stopped on reaching its goal: {m:.4g} on {holdout} held-out images (min-metric "
+                f"{choice.min_metric:.4g}) with {len(choice.kept)} of {layers} layers float")
+    else:
+        stop = (f"the search stopped by {choice.stopped_by} at {m:.4g} on {holdout} held-out images, short of "
+                f"min-metric {choice.min_metric:.4g}, with {len(choice.kept)} of {layers} layers float")
+    if gap > 2 * noise:
+        why = (f"the same build scores {test_metric:.4g} on {test} test images; the gap {gap:.4g} exceeds twice "
+               f"the sampling noise of both figures ({noise:.4g}): the held-out figure is selection-biased, each "
+               "layer having been accepted by its effect on those same images")
+    else:
+        why = (f"the same build scores {test_metric:.4g} on {test} test images; the gap {gap:.4g} is within twice "
+               f"the sampling noise of both figures ({noise:.4g})")
+    verdict = (f"the test figure {'meets' if test_metric >= test_goal else 'misses'} the goal {test_goal:.4g}"
+               + ("" if test_metric >= test_goal or choice.stopped_by != "reached" else
+                  f": the bound that stopped the search is min-metric {choice.min_metric:.4g} on the held-out "
+                  "images, reached there but not on the test images"))
+    return {"stopped_by": choice.stopped_by, "reached_on_holdout": choice.reached, "bounds": bounds,
+            "holdout_images": holdout, "metric_holdout": m, "metric_holdout_se": _se(m, holdout),
+            "test_images": test, "metric_test": test_metric, "metric_test_se": _se(test_metric, test),
+            "gap": gap, "noise": noise, "test_goal": test_goal, "test_meets_goal": test_metric >= test_goal,
+            "why": f"{stop}; {why}; {verdict}."}
 
 
 def run_task(ctx: RunContext, args: dict) -> dict:
@@ -58,7 +104,9 @@ def run_task(ctx: RunContext, args: dict) -> dict:
         ctx.tool(dist, version(dist))
     seed = ctx.seed("calibration", p.get("seed", 0))
     name = args["model"]
-    ctx.input(zoo_path(name))
+    onnx_path = zoo_path(name)
+    ctx.input(onnx_path)
+    model_sha256 = hashlib.sha256(Path(onnx_path).read_bytes()).hexdigest()  # model pages of this file overlay it
     fm, qdq = quantize_zoo(name, "minmax", p["calibration_images"], seed)
     fm = fold_constants(fm)
     shape = tuple(d.dim_value or 1 for d in fm.graph.input[0].type.tensor_type.shape.dim)
@@ -81,11 +129,15 @@ def run_task(ctx: RunContext, args: dict) -> dict:
     ladders = {b: _ladder(fm, qdq if not names else keep_float(qdq, fm, names), test, p.get("engine", "cpp"))
                for b, names in ctx.progress(list(builds.items()), "parity ladder")}
     del mixed
+    test_metric = ladders["auto"]["top1_agreement_integer_vs_float"]
     return {
-        "model": name, "images": int(len(test.x)), "holdout": int(len(split.holdout)),
+        "model": name, "model_sha256": model_sha256, "images": int(len(test.x)), "holdout": int(len(split.holdout)),
         "layers": len(layers), "search_target": p["search_target"], "min_metric": p["min_metric"],
         "sensitivity": table.to_dict(),
         "keep_float": choice.to_dict(),
+        "test_goal": p.get("test_goal", p["min_metric"]),
+        "search": search_record(choice, int(len(split.holdout)), int(len(test.x)), test_metric, len(layers),
+                                p.get("test_goal", p["min_metric"])),
         "builds": {b: {"kept": names, "kept_count": len(names), **ladders[b], "costs": _costs(fm, names, p["targets"])}
                    for b, names in builds.items()},
         "ranking": {"ours_top": ours_rank[:k], "ort_qdq_loss_debug_top": ort_rank[:k],

@@ -234,7 +234,12 @@
       u.members.forEach(function (i) { s += cycles(rec, nodes[i].name); });
       sums[id] = s;
     });
-    var heat = parts.heat.scale(current.order.filter(function (id) { return !current.units[id].io; }), sums, state.colour === "cycles");
+    var boxes = current.order.filter(function (id) { return !current.units[id].io; });
+    var heat = parts.heat.scale(boxes, sums, state.colour === "cycles");
+    if (parts.sens) {  /* the sensitivity overlay (sensitivity.js) replaces the heat colours while it is on */
+      var sens = parts.sens.scale(boxes, current.units, state.colour === "sensitivity");
+      if (state.colour === "sensitivity") { heat = sens; }
+    }
     vp.querySelectorAll("g.gnode").forEach(function (g) {
       var u = current.units[g.dataset.unit];
       var box = g.querySelector("rect");
@@ -252,9 +257,10 @@
       var cat = Object.keys(cats).length === 1 ? Object.keys(cats)[0] : "mixed";
       var hit = u.members.some(function (i) { return state.matches[i]; });
       var here = state.matchCurrent !== null && u.members.indexOf(state.matchCurrent) >= 0;
-      g.setAttribute("class", "gnode cat-" + cat + (g.dataset.unit === state.selected ? " selected" : "") +
-        (hit ? " match" : "") + (here ? " match-current" : "") + culled);
       var colour = heat[g.dataset.unit];
+      g.setAttribute("class", "gnode cat-" + cat + (g.dataset.unit === state.selected ? " selected" : "") +
+        (hit ? " match" : "") + (here ? " match-current" : "") + (colour && colour.kept ? " kept-float" : "") +
+        culled);
       box.style.fill = colour ? colour.fill : "";
       g.querySelector("text").style.fill = colour ? colour.text : "";
       g.dataset.cycles = sums[g.dataset.unit];
@@ -420,7 +426,7 @@
              zoomAt: zoomAt, applyView: applyView, centre: centre, current: function () { return current; }};
   var made = window.npuready.modelParts || {};
   var parts = {panel: made.panel(ctx), table: made.table(ctx), tools: made.tools(ctx), nav: made.nav(ctx), heat: made.heat(ctx),
-               doc: made.doc(ctx)};
+               doc: made.doc(ctx), sens: made.sens ? made.sens(ctx) : null};
 
   /* ---------- summary + controls ---------- */
   function summary() {

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from npuready.site.views import cost, intake, integer, lint_corpus, models, norm_fusion, partitions, probes, pruning
+from npuready.site.views import (cost, intake, integer, lint_corpus, mixed_precision, models, norm_fusion, partitions,
+                                 probes, pruning)
 
 
 @dataclass(frozen=True)
@@ -38,4 +39,6 @@ KNOWN: dict[str, Known] = {
     "ptq-methods": Known("integer", "Post-training quantization methods", integer.prepare_ptq),
     "parity-ladder": Known("integer", "Parity ladder: float → fake-quant → integer", integer.prepare_ladder),
     "bitexact-litert": Known("integer", "Bit-exactness vs LiteRT reference kernels", integer.prepare_bitexact),
+    "mixed-precision": Known("integer", "Sensitivity and mixed precision: which layers break INT8, what keeping "
+                             "them float costs", mixed_precision.prepare),
 }
