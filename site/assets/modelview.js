@@ -132,13 +132,17 @@
         if (typeof x !== "number" && !u["io:" + x]) { u["io:" + x] = {id: "io:" + x, members: [], io: x}; order.push("io:" + x); }
       });
     });
-    var seen = dict(), es = [], shapes = dict();
+    var seen = dict(), es = [], shapes = dict(), tips = dict();
     edges.forEach(function (e) {
       var a = endpoint(e.from), b = endpoint(e.to), k = a + "\u0000" + b;
-      if (a !== b && !seen[k]) { seen[k] = 1; es.push([a, b]); shapes[k] = shapeLabel(e.shape); }
-      else if (a !== b && shapes[k] !== shapeLabel(e.shape)) { shapes[k] = ""; }  /* several tensors: no label */
+      var tip = e.tensor + ": " + (shapeLabel(e.shape) || "shape unknown") + " " + (e.dtype || "");
+      if (a !== b && !seen[k]) { seen[k] = 1; es.push([a, b]); shapes[k] = shapeLabel(e.shape); tips[k] = [tip]; }
+      else if (a !== b) {
+        if (shapes[k] !== shapeLabel(e.shape)) { shapes[k] = ""; }  /* several tensors: no label */
+        if (tips[k].indexOf(tip) < 0) { tips[k].push(tip); }
+      }
     });
-    return {units: u, order: order, edges: es, shapes: shapes};
+    return {units: u, order: order, edges: es, shapes: shapes, tips: tips};
   }
 
   function label(unit) {
@@ -177,7 +181,7 @@
   /* ---------- drawing ---------- */
   var host = document.getElementById("graph");
   var status = document.getElementById("graph-status");
-  var root = svg("svg", {"class": "graph-svg", width: "100%", height: "100%"});
+  var root = svg("svg", {"class": "graph-svg", width: "100%", height: "100%"});  /* sized to the layout once drawn */
   var vp = svg("g", {"class": "viewport"});
   var defs = svg("defs"), arrow = svg("marker", {id: "graph-arrow", viewBox: "0 0 8 8", refX: "8", refY: "4",
     markerWidth: "7", markerHeight: "7", orient: "auto-start-reverse"});
@@ -188,7 +192,38 @@
   host.appendChild(root);
   var current = null;
 
-  function applyView() { vp.setAttribute("transform", "translate(" + state.view.x + "," + state.view.y + ") scale(" + state.view.k + ")"); }
+  /* the view is a CSS transform of the whole drawing (sized to the layout), not an SVG transform: changing an SVG
+     transform re-lays out every box and label under it on each frame, a CSS transform of the <svg> box does not */
+  function applyView() {
+    root.style.transform = "translate(" + state.view.x + "px," + state.view.y + "px) scale(" + state.view.k + ")";
+    cull();
+  }
+
+  /* ---------- what a frame paints: boxes and edges outside the view (plus a margin) are display:none, and labels
+     too small to read are not drawn (node labels under 4 px, edge labels under 5 px). Measured in make bench
+     (benchmarks/bench_graph_fps.py): text and off-screen elements were most of a zoom frame's cost. ---------- */
+  var cullItems = [];
+  function cullIndex(lay) {
+    cullItems = [];
+    vp.querySelectorAll("g.gnode").forEach(function (g) {
+      var p = lay.nodes[g.dataset.unit];
+      cullItems.push({el: g, x0: p[0] - p[2] / 2, y0: p[1] - p[3] / 2 - 12, x1: p[0] + p[2] / 2 + 12, y1: p[1] + p[3] / 2, off: false});
+    });
+    vp.querySelectorAll("g.edges > *").forEach(function (e) {
+      var b = e.getBBox();  /* laid out once per draw, not per frame */
+      cullItems.push({el: e, x0: b.x, y0: b.y, x1: b.x + b.width, y1: b.y + b.height, off: false});
+    });
+  }
+  function cull() {
+    var v = state.view, m = 60, W = host.clientWidth, H = host.clientHeight;
+    var x0 = (-v.x - m) / v.k, y0 = (-v.y - m) / v.k, x1 = (W - v.x + m) / v.k, y1 = (H - v.y + m) / v.k;
+    for (var i = 0; i < cullItems.length; i++) {
+      var it = cullItems[i], off = it.x1 < x0 || it.x0 > x1 || it.y1 < y0 || it.y0 > y1;
+      if (off !== it.off) { it.off = off; it.el.classList.toggle("off", off); }
+    }
+    root.classList.toggle("lod-far", v.k * 11 < 4);
+    root.classList.toggle("lod-mid", v.k * 9 < 5);
+  }
 
   function paint() {
     if (!current) { return; }
@@ -208,7 +243,8 @@
     vp.querySelectorAll("g.gnode").forEach(function (g) {
       var u = current.units[g.dataset.unit];
       var box = g.querySelector("rect");
-      if (u.io) { g.setAttribute("class", "gnode io"); return; }
+      var culled = g.classList.contains("off") ? " off" : "";  /* cull() owns "off" */
+      if (u.io) { g.setAttribute("class", "gnode io" + culled); return; }
       var cats = {}, sev = null, nf = 0, rank = {ERROR: 3, WARN: 2, INFO: 1};
       u.members.forEach(function (i) {
         var name = nodes[i].name;
@@ -223,7 +259,8 @@
       var here = state.matchCurrent !== null && u.members.indexOf(state.matchCurrent) >= 0;
       var colour = heat[g.dataset.unit];
       g.setAttribute("class", "gnode cat-" + cat + (g.dataset.unit === state.selected ? " selected" : "") +
-        (hit ? " match" : "") + (here ? " match-current" : "") + (colour && colour.kept ? " kept-float" : ""));
+        (hit ? " match" : "") + (here ? " match-current" : "") + (colour && colour.kept ? " kept-float" : "") +
+        culled);
       box.style.fill = colour ? colour.fill : "";
       g.querySelector("text").style.fill = colour ? colour.text : "";
       g.dataset.cycles = sums[g.dataset.unit];
@@ -256,9 +293,15 @@
     return layout(msg).then(function (lay) {
       state.layout = lay;
       vp.textContent = "";
+      root.setAttribute("width", String(Math.ceil(lay.w)));
+      root.setAttribute("height", String(Math.ceil(lay.h)));
       var eg = svg("g", {"class": "edges"});
       lay.edges.forEach(function (e) {
-        eg.appendChild(svg("polyline", {points: e[2].map(function (p) { return p.x + "," + p.y; }).join(" "), "marker-end": "url(#graph-arrow)"}));
+        var line = svg("polyline", {points: e[2].map(function (p) { return p.x + "," + p.y; }).join(" "), "marker-end": "url(#graph-arrow)"});
+        var tip = svg("title"), tensors = current.tips[e[0] + "\u0000" + e[1]] || [];  /* hover: tensor, shape, dtype */
+        tip.textContent = tensors.slice(0, 8).join("\n") + (tensors.length > 8 ? "\n… " + (tensors.length - 8) + " more" : "");
+        line.appendChild(tip);
+        eg.appendChild(line);
         var text = current.shapes[e[0] + "\u0000" + e[1]], mid = e[2][Math.floor(e[2].length / 2)];
         if (text && mid) {  /* the tensor's shape beside the edge, as Netron shows it */
           var t = svg("text", {"class": "elabel", x: mid.x + 4, y: mid.y});
@@ -286,6 +329,7 @@
         ng.appendChild(g);
       });
       vp.appendChild(ng);
+      cullIndex(lay);
       paint();
       status.textContent = current.order.length + " boxes, " + nodes.length + " ONNX nodes" +
         (depth ? " (collapsed by scope; click a scope box to expand)" : "") + "; layout " + Math.round(performance.now() - t0) + " ms";
@@ -382,7 +426,7 @@
              zoomAt: zoomAt, applyView: applyView, centre: centre, current: function () { return current; }};
   var made = window.npuready.modelParts || {};
   var parts = {panel: made.panel(ctx), table: made.table(ctx), tools: made.tools(ctx), nav: made.nav(ctx), heat: made.heat(ctx),
-               sens: made.sens ? made.sens(ctx) : null};
+               doc: made.doc(ctx), sens: made.sens ? made.sens(ctx) : null};
 
   /* ---------- summary + controls ---------- */
   function summary() {
@@ -410,7 +454,7 @@
   targets.forEach(function (t) { sel.appendChild(el("option", {value: t}, t)); });
   sel.addEventListener("change", function () {
     state.target = sel.value;
-    summary(); paint(); parts.table.draw();
+    summary(); paint(); parts.table.draw(); parts.doc.draw();
     if (state.selectedNode !== null) { parts.panel.show(state.selectedNode); }  /* the panel follows the target */
   });
   document.getElementById("colour-select").addEventListener("change", function (e) { state.colour = e.target.value; paint(); });
@@ -419,6 +463,7 @@
   document.getElementById("graph-collapse-all").addEventListener("click", function () { expandAll(false); });
 
   summary();
+  parts.doc.draw();
   draw().then(function () { fit(); document.documentElement.dataset.graphReady = "1"; parts.table.draw(); },
     function (err) { status.textContent = "graph layout failed: " + err; console.error(err); parts.table.draw(); });
 })();
