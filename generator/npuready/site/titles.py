@@ -110,6 +110,11 @@ TITLES: dict[str, tuple[str, str]] = {
     "test_images": ("Test images", ""), "gap": ("Held-out minus test", ""), "noise": ("Noise of the gap", ""),
     # vendor toolchains' placement and per-op error
     "placement": ("Placement", ""), "agreement": ("Agreement", ""), "agreeing": ("Nodes agreeing", ""),
+    "cause": ("Cause", ""), "htp": ("Qualcomm HTP", ""), "npuready_reason": ("npuready's reason", ""),
+    "agreeing_with_layers": ("Nodes agreeing, own layer", ""), "cpu_helper_layers": ("CPU helper layers", ""),
+    "disagreements": ("Disagreements", ""), "io_layers": ("Input/output layers", ""),
+    "nodes_folded_by_both": ("Nodes folded by both", ""), "nodes_fused_inferred": ("Nodes fused (inferred)", ""),
+    "nodes_with_layers": ("Nodes with an own layer", ""), "unmapped_layers": ("Layers matching no node", ""),
     "cpu_operators": ("Vela CPU operators", ""), "npu_custom_operators": ("Vela NPU operators", ""),
     "npuready_cpu_vela_npu": ("npuready CPU, Vela NPU", ""), "vela_cpu_npuready_npu": ("Vela CPU, npuready NPU", ""),
     "vela_cpu_unmapped": ("Vela CPU operators matching no node", ""),
