@@ -63,9 +63,7 @@ def write_images(model, folder: Path, n: int, seed: int = 0) -> Path:
     return folder
 
 
-def commands(model, onnx: Path, images: Path, work: Path, target: str, n: int,
-             keep: tuple[str, ...] = ()) -> dict[str, list[str]]:
-    """The argv of each verb; ``keep``: the layers ``quantize --keep-float`` keeps (the model's float tail)."""
+def commands(model, onnx: Path, images: Path, work: Path, target: str, n: int) -> dict[str, list[str]]:
     pins = [a for k, v in model.pins.items() for a in ("--input-shape", f"{k}={','.join(map(str, v))}")]
     pre = ["--preset", model.preset]
     q = work / "q.onnx"
@@ -77,8 +75,7 @@ def commands(model, onnx: Path, images: Path, work: Path, target: str, n: int,
         "report": ["report", str(onnx), "--target", target, "--calib", str(images), *pre, "--images", str(n),
                    "--task", model.task, "--out", str(work / "report"), *pins],
         "quantize": ["quantize", str(onnx), "--calib", str(images), *pre, "--images", str(n),
-                     "--method", model.observer, *(["--keep-float", ",".join(keep)] if keep else []),
-                     "--out", str(q), *pins],
+                     "--method", model.observer, "--out", str(q), *pins],
         "verify": ["verify", str(onnx), str(q), "--data", str(images), *pre, "--images", str(n),
                    "--engine", "cpp", "--litert", "--task", model.task, *pins],
         "deploy": ["deploy", str(onnx), "--target", target, "--calib", str(images), *pre,
@@ -105,19 +102,14 @@ def run_verb(verb: str, argv: list[str], timeout: float = 900.0) -> VerbRun:
 def every_verb(name: str, target: str = "edge-10", n: int = 8, seed: int = 0,
                verbs: tuple[str, ...] = VERBS) -> dict[str, VerbRun]:
     """Run ``verbs`` on the catalog model ``name`` in a scratch folder; one ``VerbRun`` per verb."""
-    from ..graph import load
-    from ..graph.pins import ShapePins
     from .catalog import get
-    from .tail import tail_layers
 
     model = get(name)
     onnx = model.path()
-    graph = load(onnx, pins=ShapePins(tuple(model.pins.items())))
-    keep = tuple(tail_layers(graph.model, model.float_tail)) if model.float_tail else ()
     with tempfile.TemporaryDirectory(prefix=f"npuready-{name}-") as tmp:
         work = Path(tmp)
         images = write_images(model, work / "images", n, seed)
-        cmds = commands(model, onnx, images, work, target, n, keep)
+        cmds = commands(model, onnx, images, work, target, n)
         runs = {v: run_verb(v, cmds[v]) for v in verbs}
     # the scratch folder and the cache are this machine's: name the files only
     clean = {str(work) + "/": "", str(onnx.parent) + "/": ""}

@@ -1,45 +1,43 @@
-"""The float tail of a detector whose last Concat mixes box coordinates and class scores.
+"""The tail of a detector whose last Concat mixes box coordinates and class scores: its branches quantised apart.
 
-YOLOv8 (nudenet) ends in ``Concat(boxes in pixels 0–320, sigmoid scores 0–1)`` and YOLOX (ddddocr) in
-``Concat(raw box offsets, sigmoid objectness and class scores)``: one int8 scale over both leaves the scores a
-few codes wide (nudenet: 320 / 255 ≈ 1.25 per code, every score rounds to 0 or 1.25), so no box survives the
-post-processing threshold. The fix keeps that tail in float (``quant.keep_float``): the nodes from the last
-weighted layers (the head convolutions) down to the tail node run as one float island on the CPU, as a
-deployment would run the decode. ``tail_layers`` lists the quantised layers of that tail by name, from the
-float graph alone (so ``quantize --keep-float`` can be handed the same names a user would type).
+YOLOv8 (nudenet) ends in ``Concat(boxes in pixels 0–320, sigmoid scores 0–1)``: one int8 scale over both
+leaves the scores a code wide (320 / 255 ≈ 1.25 per code: every score rounds to 0 or 1.25), so no box of the
+float model survives the post-processing threshold. Keeping the head in float (``quantize --keep-float``)
+does not help: the Concat's output, the graph output, is still one int8 tensor on that scale. The fix
+(``split_output_concat``) removes that Concat from the graph, so its inputs become the graph's outputs, each
+quantised on its own scale; the Concat is then a float join on the CPU, where the decode runs anyway
+(``verify.tasks.detection`` joins a split head's outputs along the Concat's axis before decoding). The float
+values are the model's own: joined, the split float model's outputs equal the original output.
 """
 from __future__ import annotations
 
 import onnx
+from onnx import helper
 
 from ..errors import InputError
 
-_WEIGHTED = {"Conv", "ConvTranspose", "Gemm", "MatMul"}
-# the ops whose constant input ``quantize`` quantises (a layer of ``quant.keep_float.quantised_layers``);
-# shape arithmetic (Gather, Range, Concat of a shape) carries constants too but is never quantised
-_LAYERS = _WEIGHTED | {"Add", "Sub", "Mul", "Div", "PRelu"}
 
-
-def tail_layers(model: onnx.ModelProto, tail: str) -> list[str]:
-    """The nodes of ``model`` (constants folded, as ``quantize`` sees it) from ``tail`` back to the weighted
-    layers feeding it (included) that carry a constant input: the layers ``--keep-float`` takes."""
-    from ..quant.prepare import fold_constants
-
-    g = fold_constants(model).graph
-    consts = {i.name for i in g.initializer} | {o for n in g.node if n.op_type == "Constant" for o in n.output}
-    producer = {o: n for n in g.node for o in n.output}
-    start = next((n for n in g.node if n.name == tail), None)
-    if start is None:
-        raise InputError(f"float tail {tail!r}: no node of that name in the model")
-    seen, pending, found = set(), [start], set()
-    while pending:
-        n = pending.pop()
-        if n.name in seen:
-            continue
-        seen.add(n.name)
-        if n.op_type in _LAYERS and any(i in consts for i in n.input if i):
-            found.add(n.name)
-        if n.op_type in _WEIGHTED and any(i in consts for i in n.input[1:]):
-            continue  # the head's last convolution: the island starts at its input
-        pending += [producer[i] for i in n.input if i in producer]
-    return [n.name for n in g.node if n.name in found]
+def split_output_concat(model: onnx.ModelProto, concat: str) -> onnx.ModelProto:
+    """A copy of ``model`` without the Concat node ``concat`` that writes a graph output: its inputs (in
+    order) become graph outputs in that output's place."""
+    g = model.graph
+    node = next((n for n in g.node if n.name == concat), None)
+    if node is None or node.op_type != "Concat":
+        raise InputError(f"split tail {concat!r}: no Concat node of that name in the model")
+    outs = [o.name for o in g.output]
+    if node.output[0] not in outs:
+        raise InputError(f"split tail {concat}: its output {node.output[0]} is not a graph output")
+    if any(node.output[0] in n.input for n in g.node):
+        raise InputError(f"split tail {concat}: its output {node.output[0]} is read inside the graph too")
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    inferred = onnx.shape_inference.infer_shapes(m)
+    infos = {v.name: v for v in (*inferred.graph.value_info, *inferred.graph.output, *inferred.graph.input)}
+    m.graph.node.remove(next(n for n in m.graph.node if n.name == concat))
+    k = outs.index(node.output[0])
+    kept = list(m.graph.output)
+    parts = [infos[i] if i in infos else helper.make_tensor_value_info(i, onnx.TensorProto.FLOAT, None)
+             for i in node.input]
+    del m.graph.output[:]
+    m.graph.output.extend([*kept[:k], *parts, *kept[k + 1:]])
+    return m

@@ -97,15 +97,16 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
         out["quantize"] = {"refused": str(exc)}
         return out
     out["quantize"] = {"method": method, "calibration_inputs": n_cal, "qdq_nodes": len(qdq.graph.node)}
-    if m.float_tail:
-        qdq, out["float_tail"] = _float_tail(graph.model, qdq, m, evaluation)
-    ladder = run_ladder(graph.model, qdq, evaluation, engine="numpy", model_name=name, task=m.task)
+    fmodel = graph.model
+    if m.split_tail:
+        fmodel, qdq, out["split_tail"] = _split_tail(graph.model, qdq, m, calib, evaluation, method)
+    ladder = run_ladder(fmodel, qdq, evaluation, engine="numpy", model_name=name, task=m.task)
     d = ladder.to_dict()
     out["ladder"] = {"inputs": d["images"], "task": d["task"], "task_scores": d["task_scores"],
                      "agreement": d["agreement"], "refused": d.get("refused", {}),
                      "explanation": d.get("explanation", [])}
-    if "float_tail" in out:
-        out["float_tail"]["after"] = ladder.task_scores[out["float_tail"]["rung"]].to_dict()
+    if "split_tail" in out:
+        out["split_tail"]["after"] = ladder.task_scores[out["split_tail"]["rung"]].to_dict()
     missed = [k for k, v in ladder.task_scores.items() if k.endswith("_vs_float") and not v.passed]
     if missed:
         out["responsible"] = {"rungs_missing_tolerance": missed, **responsible(qdq, ladder)}
@@ -120,19 +121,21 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _float_tail(float_model, qdq, m, x: np.ndarray):
-    """The build with the model's tail kept float (``thirdparty.tail``), and the task metric before and after."""
-    from npuready.quant.keep_float import keep_float
-    from npuready.thirdparty.tail import tail_layers
+def _split_tail(float_model, qdq, m, calib: np.ndarray, x: np.ndarray, method: str):
+    """(float model, QDQ model, record): the model's last Concat removed so its branches (boxes, scores) are
+    quantised on their own scales (``thirdparty.tail``), with the task metric before and after."""
+    from npuready.quant.ptq import quantize_model
+    from npuready.thirdparty.tail import split_output_concat
     from npuready.verify.ladder import run_ladder
 
-    names = tail_layers(float_model, m.float_tail)
     before = run_ladder(float_model, qdq, x, engine="numpy", model_name=m.name, task=m.task).task_scores
-    mixed = keep_float(qdq, float_model, names)
+    split = split_output_concat(float_model, m.split_tail)
+    q = quantize_model(split, [calib[i:i + 1] for i in range(len(calib))], method)
     rung = "integer_vs_float" if "integer_vs_float" in before else "fake_quant_vs_float"
-    return mixed, {"tail": m.float_tail, "kept_layers": names, "rung": rung,
-                   "why": "its last Concat puts box coordinates and class scores on one int8 scale",
-                   "before": before[rung].to_dict()}
+    return split, q, {"concat": m.split_tail, "outputs": [o.name for o in split.graph.output], "rung": rung,
+                      "why": "its last Concat puts box coordinates and class scores on one int8 scale; its "
+                             "inputs are quantised apart and joined in float before the decode",
+                      "before": before[rung].to_dict()}
 
 
 def responsible(qdq, ladder, top: int = 5) -> dict[str, Any]:
