@@ -52,11 +52,12 @@ def write_images(model, folder: Path, n: int, seed: int = 0) -> Path:
     """``n`` real images of the kind ``model`` reads, as PNG files in ``folder`` (unlabelled)."""
     from PIL import Image
 
-    from ..graph import load
-    from ..graph.pins import ShapePins
+    import onnx
+
     from .inputs import KINDS
 
-    shape = load(model.path(), pins=ShapePins(tuple(model.pins.items()))).inputs[0].shape
+    first = onnx.load(model.path(), load_external_data=False).graph.input[0]
+    shape = model.pins.get(first.name) or tuple(d.dim_value for d in first.type.tensor_type.shape.dim)
     folder.mkdir(parents=True, exist_ok=True)
     for i, img in enumerate(KINDS[model.inputs](n, shape[3] / shape[2], seed)):
         Image.fromarray(img).save(folder / f"{model.name}-{i:03d}.png")
