@@ -165,6 +165,15 @@ def test_tflite_logistic_lut_is_the_float32_table_with_ties_away_from_zero():
     assert np.abs(t - ideal).max() <= 1
 
 
+def test_a_wide_input_scale_saturates_the_logistic_table_without_an_overflow_warning():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # PP-OCR's detector: exp(-x) overflows float32 at x < -88.7
+        t = fp.tflite_logistic_lut(1.0, 0).astype(int)
+    assert t[0] == -128 and t[-1] == 127 and t[128] == 0
+
+
 def test_tflite_float_table_rounds_ties_away_from_zero():
     t = fp.tflite_float_table(lambda v: v, 0.5, 0, 1.0, 0)  # y = q / 2: ties at every odd code
     assert t[1 + 128] == 1 and t[-1 + 128] == -1 and t[3 + 128] == 2 and t[-3 + 128] == -2

@@ -235,7 +235,8 @@ def tflite_float_table(fn32, in_scale: float, in_zp: int, out_scale: float, out_
     (measured: the gemmlowp Q4.27 evaluation differs from LiteRT at near-ties, this table does not)."""
     q = np.arange(-128, 128, dtype=np.int64)
     x = np.float32(in_scale) * (q - in_zp).astype(np.float32)
-    y = (np.asarray(fn32(x), np.float32) * (np.float32(1.0) / np.float32(out_scale))).astype(np.float32)
+    with np.errstate(over="ignore"):  # exp(-x) = inf for a wide input scale: 1 / (1 + inf) = 0, as std::exp gives
+        y = (np.asarray(fn32(x), np.float32) * (np.float32(1.0) / np.float32(out_scale))).astype(np.float32)
     r = np.clip(round_to_int(y), -1 << 20, 1 << 20)
     return np.clip(r + out_zp, -128, 127).astype(np.int8)
 

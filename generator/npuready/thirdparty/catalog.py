@@ -36,6 +36,8 @@ class TrainedModel:
     exporter: str = ""  # who wrote the ONNX file
     builder: str = ""  # "" = the member is the ONNX file; otherwise the module that exports it
     inputs: str = "photos"  # the kind of real image it reads (``thirdparty.inputs.KINDS``)
+    observer: str = "minmax"  # the activation observer ``quantize --method`` uses for it
+    split_tail: str = ""  # a last Concat int8 cannot hold on one scale, its inputs quantised apart (``tail``)
 
     def path(self) -> Path:
         """The model's ONNX file in the cache, fetched (and exported, for state dicts) when absent."""
@@ -62,7 +64,7 @@ MODELS: dict[str, TrainedModel] = {m.name: m for m in (
     TrainedModel("ddddocr-det", DDDDOCR, "ddddocr/common_det.onnx", "detection", "yolox", {}, "torch.onnx",
                  inputs="mixed"),
     TrainedModel("nudenet-320n", NUDENET, "nudenet/320n.onnx", "detection", "nudenet", {"images": (1, 3, 320, 320)},
-                 "ultralytics"),
+                 "ultralytics", split_tail="/model.22/Concat_25"),
     TrainedModel("mtcnn-pnet", FACENET, "facenet_pytorch/data/pnet.pt", "regression", "mtcnn",
                  {}, "torch.onnx.export (opset 17)", "mtcnn"),
     TrainedModel("mtcnn-rnet", FACENET, "facenet_pytorch/data/rnet.pt", "regression", "mtcnn",

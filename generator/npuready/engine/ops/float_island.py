@@ -115,6 +115,12 @@ def run(op: IntOp, inputs: list[np.ndarray]) -> np.ndarray:
     feed = {}
     for meta, x, scale, zp in zip(s.get_inputs(), inputs, p["input_scales"], p["input_zero_points"]):
         feed[meta.name] = ((x.astype(np.float32) - np.float32(zp)) * np.float32(scale)).astype(np.float32)
-    y = s.run(None, feed)[0]
+    n = {v.shape[0] if v.ndim else 0 for v in feed.values()}
+    if len(n) == 1 and (k := n.pop()) > 1:
+        # the island's float model keeps the export's batch-1 shapes (a Reshape to (1, ...), YOLO's decode):
+        # several inputs at once go through it one by one, as onnxruntime runs the float model itself
+        y = np.concatenate([s.run(None, {name: v[i:i + 1] for name, v in feed.items()})[0] for i in range(k)])
+    else:
+        y = s.run(None, feed)[0]
     return fixedpoint.quantize_float(y, p["output_scale"], int(p["output_zero_point"]), int(p["act_min"]),
                                      int(p["act_max"]), mode="half_even")

@@ -90,24 +90,52 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
     crops = KINDS[m.inputs](n_cal + n_eval, shape[3] / shape[2], seed)
     x = np.concatenate([apply(spec, c).reshape(1, *shape[1:]) for c in crops]).astype(np.float32)
     calib, evaluation = x[:n_cal], x[n_cal:]
+    method = m.observer if p.get("method", "catalog") == "catalog" else p["method"]
     try:
-        qdq = quantize_model(graph.model, [calib[i:i + 1] for i in range(n_cal)], p.get("method", "minmax"))
+        qdq = quantize_model(graph.model, [calib[i:i + 1] for i in range(n_cal)], method)
     except InputError as exc:
         out["quantize"] = {"refused": str(exc)}
         return out
-    out["quantize"] = {"method": p.get("method", "minmax"), "calibration_inputs": n_cal,
-                       "qdq_nodes": len(qdq.graph.node)}
-    ladder = run_ladder(graph.model, qdq, evaluation, engine="numpy", model_name=name, task=m.task)
+    out["quantize"] = {"method": method, "calibration_inputs": n_cal, "qdq_nodes": len(qdq.graph.node)}
+    fmodel = graph.model
+    if m.split_tail:
+        fmodel, qdq, out["split_tail"] = _split_tail(graph.model, qdq, m, calib, evaluation, method)
+    ladder = run_ladder(fmodel, qdq, evaluation, engine="numpy", model_name=name, task=m.task)
     d = ladder.to_dict()
     out["ladder"] = {"inputs": d["images"], "task": d["task"], "task_scores": d["task_scores"],
                      "agreement": d["agreement"], "refused": d.get("refused", {}),
                      "explanation": d.get("explanation", [])}
+    if "split_tail" in out:
+        out["split_tail"]["after"] = ladder.task_scores[out["split_tail"]["rung"]].to_dict()
     missed = [k for k, v in ladder.task_scores.items() if k.endswith("_vs_float") and not v.passed]
     if missed:
         out["responsible"] = {"rungs_missing_tolerance": missed, **responsible(qdq, ladder)}
     out["litert"] = _litert(qdq, evaluation[: int(p["litert_images"])], name) if "integer" not in d.get("refused", {}) \
         else {"skipped": "the integer engine does not run this model (see ladder.refused)"}
+    if int(p.get("every_verb_images", 0)):
+        from npuready.thirdparty.every_verb import every_verb
+
+        runs = every_verb(name, str(p["targets"][0]), int(p["every_verb_images"]), seed)
+        out["every_verb"] = {"target": str(p["targets"][0]), "images": int(p["every_verb_images"]),
+                             **{v: r.to_dict() for v, r in runs.items()}}
     return out
+
+
+def _split_tail(float_model, qdq, m, calib: np.ndarray, x: np.ndarray, method: str):
+    """(float model, QDQ model, record): the model's last Concat removed so its branches (boxes, scores) are
+    quantised on their own scales (``thirdparty.tail``), with the task metric before and after."""
+    from npuready.quant.ptq import quantize_model
+    from npuready.thirdparty.tail import split_output_concat
+    from npuready.verify.ladder import run_ladder
+
+    before = run_ladder(float_model, qdq, x, engine="numpy", model_name=m.name, task=m.task).task_scores
+    split = split_output_concat(float_model, m.split_tail)
+    q = quantize_model(split, [calib[i:i + 1] for i in range(len(calib))], method)
+    rung = "integer_vs_float" if "integer_vs_float" in before else "fake_quant_vs_float"
+    return split, q, {"concat": m.split_tail, "outputs": [o.name for o in split.graph.output], "rung": rung,
+                      "why": "its last Concat puts box coordinates and class scores on one int8 scale; its "
+                             "inputs are quantised apart and joined in float before the decode",
+                      "before": before[rung].to_dict()}
 
 
 def responsible(qdq, ladder, top: int = 5) -> dict[str, Any]:
@@ -161,7 +189,8 @@ def _litert(qdq, x: np.ndarray, name: str) -> dict[str, Any]:
 
 
 def merge(ctx: RunContext, outputs: dict[str, Any]) -> dict[str, Any]:
-    models = {k: outputs[k] for k in sorted(outputs)}
+    models = {k: {f: v for f, v in outputs[k].items() if f != "every_verb"} for k in sorted(outputs)}
+    every = {k: outputs[k]["every_verb"] for k in sorted(outputs) if "every_verb" in outputs[k]}
     ladders = [m for m in models.values() if "ladder" in m]
     verdicts = {k: _verdict(m) for k, m in models.items() if "ladder" in m}
     return {**models, "summary": {
@@ -169,9 +198,21 @@ def merge(ctx: RunContext, outputs: dict[str, Any]) -> dict[str, Any]:
         "integer_rung_ran": sum(1 for m in ladders if "integer" not in m["ladder"]["refused"]),
         "litert_tensors_compared": sum(m["litert"].get("tensors_compared", 0) for m in ladders),
         "litert_tensors_mismatched": sum(m["litert"].get("tensors_mismatched", 0) for m in ladders),
-        "within_task_tolerance": sum(1 for v in verdicts.values() if v.get("passed"))},
+        "within_task_tolerance": sum(1 for v in verdicts.values() if v.get("passed")),
+        **_every_verb_summary(every)},
         # per model, beside the summary (the summary's numbers are the page's headline)
-        "task_verdicts": {"evidence": "measured", **verdicts}}
+        "task_verdicts": {"evidence": "measured", **verdicts},
+        # model x verb: exit code, last line, the gate verdict (the issue's done-when)
+        **({"every_verb": {"evidence": "measured", **every}} if every else {})}
+
+
+def _every_verb_summary(every: dict[str, Any]) -> dict[str, Any]:
+    rows = [r for m in every.values() for r in m.values() if isinstance(r, dict)]
+    if not rows:
+        return {}
+    return {"every_verb_runs": len(rows), "every_verb_acceptable": sum(1 for r in rows if r["acceptable"]),
+            "every_verb_exit_2": sum(1 for r in rows if r["exit"] == 2),
+            "every_verb_tracebacks": sum(1 for r in rows if r["traceback"])}
 
 
 def _verdict(m: dict[str, Any]) -> dict[str, Any]:

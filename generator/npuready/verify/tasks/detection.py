@@ -4,7 +4,8 @@ Both rungs' head outputs go through the same decode, score threshold and class-a
 (``yolo_postprocess``); per image, each candidate box (highest score first) matches the unmatched reference
 box of the same class with the highest IoU, if that IoU is at least ``match_iou`` (0.5). Precision =
 matched / candidate boxes, recall = matched / reference boxes (summed over images; 1 when there are none
-to find); the value is the lower of the two.
+to find); the value is the lower of the two. A head split before its last Concat (``thirdparty.tail``: boxes
+and scores as two outputs, each on its own int8 scale) is joined back along the one axis its outputs differ in.
 """
 from __future__ import annotations
 
@@ -35,13 +36,25 @@ def match(ref, cand, match_iou: float = MATCH_IOU) -> list[float]:
     return found
 
 
+def joined(outputs) -> np.ndarray:
+    """The head output: the first output, or several that differ in one axis only joined along it."""
+    outs = [np.asarray(o) for o in outputs]
+    if len(outs) > 1 and len({o.ndim for o in outs}) == 1:
+        differ = [a for a in range(outs[0].ndim) if len({o.shape[a] for o in outs}) > 1]
+        if len(differ) == 1:
+            return np.concatenate(outs, axis=differ[0])
+    return outs[0]
+
+
 def _score(reference, candidate, options):
     layout, hw = options.get("layout", "yolov8"), tuple(options.get("input_hw", (0, 0)))
     st, ni = float(options.get("score_threshold", SCORE_THRESHOLD)), float(options.get("nms_iou", NMS_IOU))
     mi = float(options.get("match_iou", MATCH_IOU))
     n_ref = n_cand = 0
     ious: list[float] = []
-    ref_out, cand_out = reference[0], np.asarray(candidate[0]).reshape(reference[0].shape)
+    ref_out = joined(reference)
+    cand_out = (joined(candidate) if len(candidate) == len(reference) else np.asarray(candidate[0])).reshape(
+        ref_out.shape)
     for r, c in zip(ref_out, cand_out):
         rb, cb = postprocess(r, layout, hw, st, ni), postprocess(c, layout, hw, st, ni)
         n_ref, n_cand = n_ref + len(rb.score), n_cand + len(cb.score)
