@@ -73,7 +73,8 @@ def test_every_view_shows_alone_without_errors_or_network(page_and_watch, repo_s
         # one chart per hand view that draws one; the real lint-corpus result in the fixture tree draws as
         # many charts as its stored data warrants, so it is not counted here
         drawn = page.eval_on_selector_all('.vega:not([data-exp="lint-corpus"])', "es => es.map(e => e.dataset.exp)")
-        assert sorted(drawn) == ["activation-swap", "cost-per-target", "parity-ladder", "pruning", "ptq-methods"]
+        assert sorted(drawn) == ["activation-swap", "cost-per-target", "mixed-precision", "parity-ladder", "pruning",
+                                "ptq-methods"]
     assert page.locator(".vega svg").count() == charts.count()
     assert watch.errors == []
     assert watch.network == [] and watch.requests and all(u.startswith("file://") for u in watch.requests)
