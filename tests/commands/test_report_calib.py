@@ -45,3 +45,24 @@ def test_ladder_line_for_a_ladder_that_did_not_run_and_for_no_ladder():
                "ladder": {"images": 4, "agreement": {"fake_quant_vs_float": 0.5}, "accuracy": {}}}
     assert ladder_line(section) == ("ladder (measured, 4 inputs): fake-quant vs float 0.5000; "
                                     "GATE FAIL: integer rung did not run: x")
+
+
+def _dense(scores: dict, task: str = "dense") -> dict:
+    return {"status": "ran", "evidence": "measured", "gate": {"passed": True, "reasons": [], "cause": None},
+            "ladder": {"images": 8, "agreement": {"fake_quant_vs_float": 0.0, "integer_vs_float": 0.0},
+                       "accuracy": {}, "task": {"name": task, "source": "declared", "why": "declared"},
+                       "task_scores": scores}}
+
+
+def test_a_task_that_is_not_classification_shows_its_metric_not_top1_of_raw_tensors():
+    iou = {"metric": "IoU of the thresholded map", "unit": "", "identical": False, "limit": 0.9}
+    line = ladder_line(_dense({"integer_vs_float": {**iou, "value": 0.9012},
+                               "fake_quant_vs_float": {**iou, "value": 0.9305}}))
+    assert line == ("ladder (measured, 8 inputs): dense, IoU of the thresholded map: fake-quant vs float 0.9305, "
+                    "integer vs float 0.9012; GATE PASS")  # not "fake-quant vs float 0.0000" (argmax of a map)
+    snr = {"metric": "SNR", "unit": "dB", "limit": 20.0}
+    line = ladder_line(_dense({"fake_quant_vs_float": {**snr, "value": 25.44, "identical": False},
+                               "integer_vs_float": {**snr, "value": None, "identical": True}}, task="regression"))
+    assert "regression, SNR: fake-quant vs float 25.4 dB, integer vs float inf dB; GATE PASS" in line
+    classifier = _dense({"integer_vs_float": {**iou, "value": 0.5}}, task="classification")
+    assert ladder_line(classifier).startswith("ladder (measured, 8 inputs): fake-quant vs float 0.0000, ")

@@ -17,9 +17,32 @@ def _ordered(values: dict[str, float], order: tuple[str, ...]) -> list[tuple[str
     return sorted(values.items(), key=lambda kv: (order.index(kv[0]) if kv[0] in order else len(order), kv[0]))
 
 
+def _pair(name: str) -> str:
+    return name.replace("_vs_", " vs ").replace("_", "-")
+
+
+def _task(ladder: dict[str, Any]) -> str | None:
+    """'text detection, IoU of the thresholded map: fake-quant vs float 0.8710, ...' for a task that is not
+    classification (its top-1 agreement of raw output tensors says little), else None."""
+    task, scores = ladder.get("task") or {}, ladder.get("task_scores") or {}
+    if not scores or task.get("name", "classification") == "classification":
+        return None
+    metric = next(iter(scores.values())).get("metric", "task metric")
+    shown = []
+    for pair, score in _ordered(scores, PAIRS):
+        value = score.get("value")
+        unit = score.get("unit", "")
+        text = ("inf" if score.get("identical") else "n/a") if value is None else (
+            f"{value:.1f}" if unit == "dB" else f"{value:.4f}")
+        shown.append(f"{_pair(pair)} {text}{' dB' if unit == 'dB' else ''}")
+    return f"{task['name']}, {metric}: " + ", ".join(shown)
+
+
 def _agreement(ladder: dict[str, Any]) -> str:
-    parts = [f"{pair.replace('_vs_', ' vs ').replace('_', '-')} {value:.4f}"
-             for pair, value in _ordered(ladder.get("agreement", {}), PAIRS)]
+    task = _task(ladder)
+    if task is not None:
+        return task
+    parts = [f"{_pair(pair)} {value:.4f}" for pair, value in _ordered(ladder.get("agreement", {}), PAIRS)]
     acc = _ordered(ladder.get("accuracy", {}), RUNGS)
     if acc:
         parts.append("accuracy " + " / ".join(f"{rung.replace('_', '-')} {v:.4f}" for rung, v in acc))
