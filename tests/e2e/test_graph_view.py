@@ -295,3 +295,21 @@ def test_boxes_outside_the_view_are_not_drawn_until_the_view_reaches_them(page_a
     assert len(classes) == 62 and not any("off" in c for c in classes)
     assert not {"lod-far", "lod-mid"} & set(root.get("class", "").split())
     assert watch.errors == []
+
+
+def test_yolov8n_first_view_draws_node_labels_at_a_readable_size(page_and_watch, repo_site):
+    """YOLOv8n's graph is wider than the view at 1:1: the first view keeps node labels >= 9 px on screen (the whole
+    width at that size would be ~8 px) and leaves the sides to a drag; the fit button still fits the whole width."""
+    page, watch = page_and_watch
+    _open(page, (repo_site / "models" / "model-report-yolov8n.html").as_uri())
+    on_screen = ("(() => { const t = document.querySelector('g.gnode text'); const k = parseFloat(document"
+                 ".querySelector('svg.graph-svg').style.transform.split('scale(')[1]);"
+                 " return parseFloat(getComputedStyle(t).fontSize) * k; })()")
+    width = page.evaluate("[document.getElementById('graph').clientWidth, "
+                          "+document.querySelector('svg.graph-svg').getAttribute('width')]")
+    assert width[1] * 9 / 11 > width[0]  # the case this pins: the whole width would draw labels under 9 px
+    assert page.evaluate(on_screen) >= 9 - 1e-9
+    assert page.evaluate("getComputedStyle(document.querySelector('g.gnode text')).display") != "none"
+    page.click("#graph-fit")
+    assert page.evaluate(on_screen) < 9
+    assert watch.errors == [] and watch.network == []

@@ -337,9 +337,18 @@
     });
   }
 
-  function fit() {  /* whole width (at most 1:1), top of the graph first; wheel to zoom out further */
+  /* the first view (and after expand / collapse all): the whole width (at most 1:1), top of the graph first, but
+     node labels never under MIN_LABEL_PX on screen; a graph wider than that is centred on its middle and the
+     sides are a drag away. The "fit" button (whole = true) fits the whole width whatever the label size. */
+  var MIN_LABEL_PX = 9;
+  function labelPx() {
+    var t = vp.querySelector("g.gnode text");
+    return (t && parseFloat(getComputedStyle(t).fontSize)) || 11;
+  }
+  function fit(whole) {
     var lay = state.layout, w = host.clientWidth, h = host.clientHeight;
     var k = Math.min(1, w / lay.w);
+    if (whole !== true) { k = Math.max(k, Math.min(1, MIN_LABEL_PX / labelPx())); }
     state.view = {k: k, x: (w - lay.w * k) / 2, y: lay.h * k < h ? (h - lay.h * k) / 2 : 0};
     applyView();
   }
@@ -379,7 +388,7 @@
   function expandAll(on) {
     state.expanded = dict();
     if (on) { nodes.forEach(function (n) { expandTo(n); }); }
-    return draw().then(fit);
+    return draw().then(function () { fit(); });
   }
 
   root.addEventListener("click", function (e) {
@@ -458,7 +467,7 @@
     if (state.selectedNode !== null) { parts.panel.show(state.selectedNode); }  /* the panel follows the target */
   });
   document.getElementById("colour-select").addEventListener("change", function (e) { state.colour = e.target.value; paint(); });
-  document.getElementById("graph-fit").addEventListener("click", fit);
+  document.getElementById("graph-fit").addEventListener("click", function () { fit(true); });
   document.getElementById("graph-expand-all").addEventListener("click", function () { expandAll(true); });
   document.getElementById("graph-collapse-all").addEventListener("click", function () { expandAll(false); });
 
