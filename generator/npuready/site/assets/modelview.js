@@ -42,7 +42,7 @@
 
   /* ---------- per-target records, indexed by node name ---------- */
   function records(t) {
-    var out = {place: dict(), seg: dict(), cost: dict(), findings: dict(), sev: dict()};
+    var out = {place: dict(), seg: dict(), cost: dict(), findings: dict(), sev: dict(), badge: dict()};
     var part = res.partition && res.partition.targets[t];
     if (part) {
       part.placements.forEach(function (p, i) { out.place[p.node] = i; });
@@ -55,7 +55,9 @@
     if (lint) {
       lint.findings.forEach(function (f, i) {
         if (!f.node) { return; }
-        (out.findings[f.node] = out.findings[f.node] || []).push(i);
+        (out.findings[f.node] = out.findings[f.node] || []).push(i);  /* every finding: the node's panel */
+        if (f.severity !== "ERROR" && f.severity !== "WARN") { return; }  /* badges count what the summary counts */
+        out.badge[f.node] = (out.badge[f.node] || 0) + 1;
         if ((rank[f.severity] || 0) > (rank[out.sev[f.node]] || 0)) { out.sev[f.node] = f.severity; }
       });
     }
@@ -249,7 +251,7 @@
       u.members.forEach(function (i) {
         var name = nodes[i].name;
         cats[category(rec, name)] = 1;
-        nf += (rec.findings[name] || []).length;
+        nf += rec.badge[name] || 0;
         var s = rec.sev[name];
         if (s && (rank[s] || 0) > (rank[sev] || 0)) { sev = s; }
       });
@@ -454,6 +456,10 @@
       var s = res.lint.targets[t].summary, f = document.createDocumentFragment();
       f.appendChild(num(ptr("lint", "targets", t, "summary", "errors"), s.errors)); f.appendChild(document.createTextNode(" errors, "));
       f.appendChild(num(ptr("lint", "targets", t, "summary", "warnings"), s.warnings)); f.appendChild(document.createTextNode(" warnings"));
+      if (s.infos) {  /* INFO findings are listed in the report and the node panel, not counted on the badges */
+        f.appendChild(document.createTextNode(", ")); f.appendChild(num(ptr("lint", "targets", t, "summary", "infos"), s.infos));
+        f.appendChild(document.createTextNode(" info (no badge)"));
+      }
       fact("lint", f);
     }
     if (res.checks) { fact("sanity checks", raw(ptr("checks"), res.checks.all_ok ? "all pass" : "some fail")); }
