@@ -42,7 +42,7 @@
 
   /* ---------- per-target records, indexed by node name ---------- */
   function records(t) {
-    var out = {place: dict(), seg: dict(), cost: dict(), findings: dict(), sev: dict()};
+    var out = {place: dict(), seg: dict(), cost: dict(), findings: dict(), sev: dict(), badge: dict()};
     var part = res.partition && res.partition.targets[t];
     if (part) {
       part.placements.forEach(function (p, i) { out.place[p.node] = i; });
@@ -55,7 +55,9 @@
     if (lint) {
       lint.findings.forEach(function (f, i) {
         if (!f.node) { return; }
-        (out.findings[f.node] = out.findings[f.node] || []).push(i);
+        (out.findings[f.node] = out.findings[f.node] || []).push(i);  /* every finding: the node's panel */
+        if (f.severity !== "ERROR" && f.severity !== "WARN") { return; }  /* badges count what the summary counts */
+        out.badge[f.node] = (out.badge[f.node] || 0) + 1;
         if ((rank[f.severity] || 0) > (rank[out.sev[f.node]] || 0)) { out.sev[f.node] = f.severity; }
       });
     }
@@ -249,7 +251,7 @@
       u.members.forEach(function (i) {
         var name = nodes[i].name;
         cats[category(rec, name)] = 1;
-        nf += (rec.findings[name] || []).length;
+        nf += rec.badge[name] || 0;
         var s = rec.sev[name];
         if (s && (rank[s] || 0) > (rank[sev] || 0)) { sev = s; }
       });
@@ -337,9 +339,18 @@
     });
   }
 
-  function fit() {  /* whole width (at most 1:1), top of the graph first; wheel to zoom out further */
+  /* the first view (and after expand / collapse all): the whole width (at most 1:1), top of the graph first, but
+     node labels never under MIN_LABEL_PX on screen; a graph wider than that is centred on its middle and the
+     sides are a drag away. The "fit" button (whole = true) fits the whole width whatever the label size. */
+  var MIN_LABEL_PX = 9;
+  function labelPx() {
+    var t = vp.querySelector("g.gnode text");
+    return (t && parseFloat(getComputedStyle(t).fontSize)) || 11;
+  }
+  function fit(whole) {
     var lay = state.layout, w = host.clientWidth, h = host.clientHeight;
     var k = Math.min(1, w / lay.w);
+    if (whole !== true) { k = Math.max(k, Math.min(1, MIN_LABEL_PX / labelPx())); }
     state.view = {k: k, x: (w - lay.w * k) / 2, y: lay.h * k < h ? (h - lay.h * k) / 2 : 0};
     applyView();
   }
@@ -379,7 +390,7 @@
   function expandAll(on) {
     state.expanded = dict();
     if (on) { nodes.forEach(function (n) { expandTo(n); }); }
-    return draw().then(fit);
+    return draw().then(function () { fit(); });
   }
 
   root.addEventListener("click", function (e) {
@@ -445,6 +456,10 @@
       var s = res.lint.targets[t].summary, f = document.createDocumentFragment();
       f.appendChild(num(ptr("lint", "targets", t, "summary", "errors"), s.errors)); f.appendChild(document.createTextNode(" errors, "));
       f.appendChild(num(ptr("lint", "targets", t, "summary", "warnings"), s.warnings)); f.appendChild(document.createTextNode(" warnings"));
+      if (s.infos) {  /* INFO findings are listed in the report and the node panel, not counted on the badges */
+        f.appendChild(document.createTextNode(", ")); f.appendChild(num(ptr("lint", "targets", t, "summary", "infos"), s.infos));
+        f.appendChild(document.createTextNode(" info (no badge)"));
+      }
       fact("lint", f);
     }
     if (res.checks) { fact("sanity checks", raw(ptr("checks"), res.checks.all_ok ? "all pass" : "some fail")); }
@@ -458,7 +473,7 @@
     if (state.selectedNode !== null) { parts.panel.show(state.selectedNode); }  /* the panel follows the target */
   });
   document.getElementById("colour-select").addEventListener("change", function (e) { state.colour = e.target.value; paint(); });
-  document.getElementById("graph-fit").addEventListener("click", fit);
+  document.getElementById("graph-fit").addEventListener("click", function () { fit(true); });
   document.getElementById("graph-expand-all").addEventListener("click", function () { expandAll(true); });
   document.getElementById("graph-collapse-all").addEventListener("click", function () { expandAll(false); });
 

@@ -31,6 +31,20 @@ def _convs(path: Path, names: tuple[str, ...], channels: int = 10) -> Path:
     return path
 
 
+def _conv_and_linear_resize(path: Path) -> Path:
+    """Conv (10 channels: R004 WARN on both targets) then a 2x half-pixel linear Resize (R007 INFO: native)."""
+    rng = np.random.default_rng(0)
+    inits = [numpy_helper.from_array(rng.standard_normal((10, 3, 3, 3)).astype(np.float32), "w"),
+             numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32), "scales")]
+    nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+             helper.make_node("Resize", ["c", "", "scales"], ["y"], name="up", mode="linear",
+                              coordinate_transformation_mode="half_pixel")]
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 10, 16, 16])], inits)
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+    return path
+
+
 def _page(tmp_path: Path, model: Path, **kw) -> tuple[dict, str]:
     result = build_report(ReportRequest(model=str(model), targets=("edge-10", "ethos-u55-128"),
                                         stages=("lint", "partition", "cost"), **kw))
@@ -294,4 +308,41 @@ def test_boxes_outside_the_view_are_not_drawn_until_the_view_reaches_them(page_a
     classes = [g.get("class", "").split() for g in root.iter(f"{svg}g") if "gnode" in g.get("class", "").split()]
     assert len(classes) == 62 and not any("off" in c for c in classes)
     assert not {"lod-far", "lod-mid"} & set(root.get("class", "").split())
+    assert watch.errors == []
+
+
+def test_yolov8n_first_view_draws_node_labels_at_a_readable_size(page_and_watch, repo_site):
+    """YOLOv8n's graph is wider than the view at 1:1: the first view keeps node labels >= 9 px on screen (the whole
+    width at that size would be ~8 px) and leaves the sides to a drag; the fit button still fits the whole width."""
+    page, watch = page_and_watch
+    _open(page, (repo_site / "models" / "model-report-yolov8n.html").as_uri())
+    on_screen = ("(() => { const t = document.querySelector('g.gnode text'); const k = parseFloat(document"
+                 ".querySelector('svg.graph-svg').style.transform.split('scale(')[1]);"
+                 " return parseFloat(getComputedStyle(t).fontSize) * k; })()")
+    width = page.evaluate("[document.getElementById('graph').clientWidth, "
+                          "+document.querySelector('svg.graph-svg').getAttribute('width')]")
+    assert width[1] * 9 / 11 > width[0]  # the case this pins: the whole width would draw labels under 9 px
+    assert page.evaluate(on_screen) >= 9 - 1e-9
+    assert page.evaluate("getComputedStyle(document.querySelector('g.gnode text')).display") != "none"
+    page.click("#graph-fit")
+    assert page.evaluate(on_screen) < 9
+    assert watch.errors == [] and watch.network == []
+
+
+def test_badges_count_what_the_summary_counts_and_info_findings_stay_in_the_panel(page_and_watch, tmp_path):
+    """Swin-Tiny said "0 errors, 32 warnings" while its badges also counted 29 INFO findings: badges count ERROR
+    and WARN only (the summary's numbers), the summary names the INFO count apart, the node panel lists it."""
+    page, watch = page_and_watch
+    result, url = _page(tmp_path, _conv_and_linear_resize(tmp_path / "info.onnx"))
+    lint = result["lint"]["targets"]["edge-10"]
+    assert sorted((f["node"], f["severity"]) for f in lint["findings"]) == [("conv", "WARN"), ("up", "INFO")]
+    _open(page, url)
+    badges = page.eval_on_selector_all("g.gnode g.badge text", "ts => ts.map(t => +t.textContent)")
+    assert sum(badges) == lint["summary"]["errors"] + lint["summary"]["warnings"] == 1
+    assert page.locator('g.gnode[data-unit="n:1"] g.badge').count() == 0
+    summary = page.locator("#model-summary dt:text-is('lint') + dd").inner_text()
+    assert summary == "0 errors, 1 warnings, 1 info (no badge)"
+    page.locator('g.gnode[data-unit="n:1"]').dispatch_event("click")
+    page.wait_for_selector('#node-info[data-node="1"]')
+    assert "R007" in page.locator("#node-info li.np-finding").inner_text()
     assert watch.errors == []

@@ -139,3 +139,31 @@ def test_a_skipped_historical_result_is_named_in_the_status(site, tmp_path, page
     status = page.inner_text("#history-status")
     assert f"Skipped (unreadable, counted absent): probes at {bad[:7]}: nested more than 64 levels deep" in status
     assert watch.errors == []
+
+
+def test_accuracy_reads_as_a_fraction_as_on_the_rest_of_the_site(site, tmp_path, page_and_watch):
+    """One number format per quantity: History showed a top-1 of 0.8808 as "88.08%" where every other view shows
+    0.8808; the table, the diff and the chart caption now use the site's format."""
+    from history_repos import commit, git, result
+
+    page, watch = page_and_watch
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+
+    def ladder(top1: float) -> dict:
+        doc = result("parity-ladder", {})
+        doc["results"] = {"tinycnn": {"evidence": "measured", "methods": {"minmax": {
+            "accuracy_float": top1, "accuracy_integer": top1 - 0.0012, "output_code_mismatch": 0.0}}}}
+        return doc
+
+    commit(repo, "ladder", 1, {"experiments/parity-ladder/result.json": ladder(0.8808)})
+    commit(repo, "ladder rerun", 2, {"experiments/parity-ladder/result.json": ladder(0.8812)})
+    write_history(site, repo)
+    _open(page, site, "drawn")
+    cells = page.locator("#history-exp-parity-ladder tbody tr td.n").all_inner_texts()
+    assert cells[:2] == ["0.8812", "0.88"] and "0.8808" in page.locator("#history-exp-parity-ladder").inner_text()
+    diff = [r.locator("td").all_inner_texts() for r in page.locator("#history-diff-rows tr").all()]
+    assert ["parity-ladder", "tinycnn: float top-1", "0.8808", "0.8812"] in diff
+    assert "%" not in page.locator("#view-history").inner_text()
+    assert watch.errors == [] and watch.network == []

@@ -329,3 +329,31 @@ def test_cost_per_target_headline_names_no_model_when_many_differ(tmp_path):
     # now four of seven models are slowest on tiny-1 and three are not: "most models", none named
     assert "slowest on <code>tiny-1</code> for\nmost models." in card
     assert "except" not in card
+
+
+def test_scalesim_chart_draws_every_stored_layer_against_the_goal_band_not_one_bar_per_pair(tmp_path):
+    """The SCALE-Sim chart was 36 bars of total ratios all at 1.000: it is one tick per stored layer (every layer of
+    every model × target pair) on an axis spanning the stored per-layer goal around 1, and its title states the
+    stored largest per-layer error. Drawn from the committed cost-vs-scalesim result."""
+    from npuready.site.numbers import Figures
+    from npuready.site.views.cost import prepare_vs_totals
+
+    shutil.copytree(Path(__file__).parents[2] / "experiments" / "cost-vs-scalesim", tmp_path / "cost-vs-scalesim")
+    exps = load_experiments(tmp_path)
+    exp = exps["cost-vs-scalesim"]
+    res = exp.doc["results"]
+    view = prepare_vs_totals(Figures(exps), exp)["chart"]
+    spec = json.loads(view.spec_json)
+    rule, ticks = spec["layer"]
+    assert rule["mark"]["type"] == "rule" and ticks["mark"]["type"] == "tick"
+    assert ticks["encoding"]["x"]["field"] == "ratio"
+    rows = spec["datasets"][ticks["data"]["name"]]
+    layers = [x["ratio"] for m in res["comparison"]["models"] for x in m["layers"]]
+    assert len(rows) == len(layers) == res["summary"]["layers"] > res["summary"]["pairs"]
+    assert [r["ratio"] for r in rows] == layers
+    assert len({r["row"] for r in rows}) == res["summary"]["pairs"]
+    goal, worst = res["summary"]["layer_goal"], res["summary"]["max_abs_layer_error"]
+    low, high = ticks["encoding"]["x"]["scale"]["domain"]
+    assert low <= 1 - goal and high >= 1 + goal and high - low < 0.1  # zoomed on the band, not 0..1
+    assert max(abs(r - 1) for r in layers) == worst
+    assert view.title.endswith(f"(1 = identical; largest per-layer error {worst:g}, goal {goal:g})")

@@ -1,7 +1,7 @@
 """Key figures: the few numbers per experiment whose movement across commits is worth watching.
 
 An explicit registry: experiment id → (label, JSON pointer into ``result.json``, kind). The kind says how a
-value reads (and how the site formats it): ``accuracy`` a fraction shown as a percentage, ``cycles`` and
+value reads (and how the site formats it): ``accuracy`` a fraction (shown as one, 0.8808), ``cycles`` and
 ``count`` integers, ``ratio`` and ``error`` plain numbers, ``verdict`` a goal met or a named outcome
 (true/false or a word). A pointer that does not resolve at some commit reads as absent there (the result
 had another layout then); tests/history/test_figures.py checks every pointer resolves in the committed

@@ -10,7 +10,8 @@ from npuready.terminal import printable, width
 
 
 def value_text(value: Any, kind: str) -> str:
-    """A key figure as a reader sees it: percentages for accuracies, thousands separators for counts."""
+    """A key figure as a reader sees it, in the site's format: accuracies as fractions (0.8808, as every site view
+    shows them), thousands separators for counts."""
     if value is None:
         return "—"
     if isinstance(value, bool):
@@ -18,7 +19,7 @@ def value_text(value: Any, kind: str) -> str:
     if isinstance(value, str):
         return printable(value)
     if kind == "accuracy":
-        return f"{value * 100:.2f}%"
+        return f"{value:.4g}"
     if isinstance(value, int) or (kind in ("cycles", "count") and float(value).is_integer()):
         return f"{int(value):,}"
     return f"{value:.6g}"
@@ -29,7 +30,7 @@ def delta_text(change: FigureChange) -> str:
     if d is None:
         return ""
     if change.kind == "accuracy":
-        return f"{d * 100:+.2f} pp"
+        return f"{d:+.4g}"
     if isinstance(d, int):
         return f"{d:+,}"
     return f"{d:+.6g}"

@@ -81,8 +81,11 @@ def prepare_vs_totals(fig: Figures, exp: Experiment) -> dict[str, Any]:
     """Totals table, and the per-layer error as one tick per layer against the stored per-layer goal (every total
     ratio is often exactly 1.0, so bars of totals would say nothing)."""
     x = prepare_vs(fig, exp, layer_tables=False)
+    goal = fig.value(exp.id, "/results/summary/layer_goal")
+    worst = fig.value(exp.id, "/results/summary/max_abs_layer_error")
     x["chart"] = band_strip_chart(fig, exp.id, "/results/comparison/models", "layers", "ratio", ["model", "target"],
-                                  centre=1.0, band=fig.value(exp.id, "/results/summary/layer_goal"),
-                                  title="per-layer cycles, ours / SCALE-Sim: one tick per layer (1 = identical)",
+                                  centre=1.0, band=goal,
+                                  title="per-layer cycles, ours / SCALE-Sim: one tick per layer (1 = identical; "
+                                        f"largest per-layer error {worst:g}, goal {goal:g})",
                                   x_title="ours / SCALE-Sim")
     return x
