@@ -5,6 +5,7 @@ follows the same verdict (``report_failed``), so the last line says why a report
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 
@@ -27,14 +28,11 @@ def _task(ladder: dict[str, Any]) -> str | None:
     task, scores = ladder.get("task") or {}, ladder.get("task_scores") or {}
     if not scores or task.get("name", "classification") == "classification":
         return None
+    from npuready.verify.tasks.metric import TaskScore
+
     metric = next(iter(scores.values())).get("metric", "task metric")
-    shown = []
-    for pair, score in _ordered(scores, PAIRS):
-        value = score.get("value")
-        unit = score.get("unit", "")
-        text = ("inf" if score.get("identical") else "n/a") if value is None else (
-            f"{value:.1f}" if unit == "dB" else f"{value:.4f}")
-        shown.append(f"{_pair(pair)} {text}{' dB' if unit == 'dB' else ''}")
+    shown = [f"{_pair(pair)} " + TaskScore(metric, math.inf if s.get("identical") else s["value"], s["limit"],
+                                            s.get("unit", "")).shown() for pair, s in _ordered(scores, PAIRS)]
     return f"{task['name']}, {metric}: " + ", ".join(shown)
 
 

@@ -57,7 +57,7 @@ class Scorer:
         finally:
             # the engine keeps one onnxruntime session per float island; a search builds hundreds of islands,
             # each session holding buffers for a chunk of images (a 1,000-image search ran out of 24 GiB)
-            float_island._SESSIONS.clear()
+            float_island.release_sessions()
         got = tuple(np.concatenate([p[k] for p in parts]) for k in range(len(order)))
         return float(self.metric.score(self.reference, got, self.choice.options).value)
 

@@ -109,6 +109,12 @@ def _session(data: np.ndarray):
     return _SESSIONS[key]
 
 
+def release_sessions() -> None:
+    """Drop the onnxruntime sessions kept per island model (a search builds hundreds of islands, each session
+    holding its buffers)."""
+    _SESSIONS.clear()
+
+
 def run(op: IntOp, inputs: list[np.ndarray]) -> np.ndarray:
     p = op.params
     s = _session(p["model"])

@@ -101,32 +101,23 @@ def _rknn(ctx: RunContext, path: Path, calib: np.ndarray, test, platforms: list[
 def _placement_vs_rknn(graph, platform: str, layers: list[dict]) -> dict[str, Any] | None:
     """npuready's placement on the mirror target named after the platform (``rk3588``) beside librknnc's
     layer table (``vendor.rknn_placement``); None when npuready has no target of that name."""
-    from npuready.cost import estimate
-    from npuready.targets import load_target, target_names
-    from npuready.vendor.rknn_placement import compare
+    from npuready.targets import target_names
+    from npuready.vendor import rknn_placement
 
-    if platform not in target_names():
-        return None
-    target = load_target(platform)
-    devices = {layer.node: layer.device for layer in estimate(graph, target).layers}
-    return _with_reasons(graph, target, {"target": platform, **compare(list(graph.nodes), devices, layers)})
+    return _placement_vs(graph, platform, rknn_placement.compare, layers) if platform in target_names() else None
 
 
-def _placement_vs_htp(graph, placement: dict[str, Any], target_name: str = "qnn-htp") -> dict[str, Any]:
-    """npuready's placement on the ``qnn-htp`` mirror beside the QNN EP's (``vendor.qnn_placement``)."""
+def _placement_vs(graph, target_name: str, compare, theirs) -> dict[str, Any]:
+    """npuready's per-node placement on a vendor's mirror target beside the vendor's own (``compare`` of
+    ``vendor.rknn_placement`` or ``vendor.qnn_placement``); each disagreement gains npuready's own reason for
+    its placement (``targets.support``'s phrase)."""
     from npuready.cost import estimate
     from npuready.targets import load_target
-    from npuready.vendor.qnn_placement import compare
+    from npuready.targets.support import node_support
 
     target = load_target(target_name)
     devices = {layer.node: layer.device for layer in estimate(graph, target).layers}
-    return _with_reasons(graph, target, {"target": target_name, **compare(list(graph.nodes), devices, placement)})
-
-
-def _with_reasons(graph, target, side: dict[str, Any]) -> dict[str, Any]:
-    """Each disagreement gains npuready's own reason for its placement (``targets.support``'s phrase)."""
-    from npuready.targets.support import node_support
-
+    side = {"target": target_name, **compare(list(graph.nodes), devices, theirs)}
     by_name = {n.name: n for n in graph.nodes}
     for row in side["disagreements"]:
         row["npuready_reason"] = node_support(graph, by_name[row["node"]], target).how
@@ -145,7 +136,7 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
     from npuready.quant.zoo_qdq import zoo_path
     from npuready.targets import load_target
     from npuready.tflite.export import export_int8_from_qdq
-    from npuready.vendor import qnn_htp
+    from npuready.vendor import qnn_htp, qnn_placement
     from npuready.verify.litert_oracle import compare_with_litert
 
     p, name = ctx.params, args["model"]
@@ -224,7 +215,7 @@ def run_task(ctx: RunContext, args: dict[str, Any]) -> dict[str, Any]:
             # LayerNorm's nodes are not float nodes): compare the run whose QDQ model mirrors the float graph
             htp_run = out["qnn_htp"].get("layernorm_kept", out["qnn_htp"])
             out["qnn_htp"]["placement"] = {"qdq_model": "layernorm kept whole" if decomposed else "the QDQ model",
-                                           **_placement_vs_htp(graph, htp_run)}
+                                           **_placement_vs(graph, "qnn-htp", qnn_placement.compare, htp_run)}
         else:
             out["qnn_htp"] = {"skipped": "Qualcomm's HTP backend not installed (make qnn-env)"}
     out["rknn"] = _rknn(ctx, path, calib, test, p.get("rknn_platforms", []), graph)
